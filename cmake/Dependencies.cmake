@@ -1,0 +1,12 @@
+# Every third-party library comes from Debian 12 (scripts/setup.sh installs them).
+find_package(fmt REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(PkgConfig REQUIRED)
+# TOML++ ships a CMake config in Debian; only sim/scenario may link it.
+find_package(tomlplusplus REQUIRED)
+find_package(ONNX REQUIRED)
+find_package(Protobuf REQUIRED)
+if(DLSIM_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,194 @@
+#include "graph/graph.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace dlsim::graph {
+namespace {
+
+int64_t window_output(int64_t size, int pad_begin, int pad_end, int kernel, int stride, int dilation,
+                      bool ceil_mode) {
+  const int64_t span = static_cast<int64_t>(dilation) * (kernel - 1) + 1;
+  const int64_t padded = size + pad_begin + pad_end - span;
+  if (padded < 0) return 0;
+  int64_t out = (ceil_mode ? (padded + stride - 1) / stride : padded / stride) + 1;
+  // PyTorch's rule: with ceil_mode, the last window must start inside the input or left padding.
+  if (ceil_mode && (out - 1) * stride >= size + pad_begin) --out;
+  return out;
+}
+
+}  // namespace
+
+int64_t elements(const Dims& dims) {
+  int64_t n = 1;
+  for (auto d : dims) n *= d;
+  return n;
+}
+
+std::string to_string(const Dims& dims) { return fmt::format("{}", fmt::join(dims, "x")); }
+
+std::optional<NodeId> Graph::find(const std::string& node_name) const {
+  for (const auto& n : nodes_)
+    if (n.name == node_name) return n.id;
+  return std::nullopt;
+}
+
+const Dims& Graph::input_shape() const {
+  for (const auto& n : nodes_)
+    if (n.kind == OpKind::input) return n.output;
+  throw GraphError(fmt::format("model '{}' has no input", name_));
+}
+
+const Dims& Graph::shape_of(NodeId id, const std::string& user) const {
+  if (id < 0 || id >= static_cast<NodeId>(nodes_.size()))
+    throw GraphError(fmt::format("node '{}' takes input #{} which does not exist", user, id));
+  return nodes_[static_cast<size_t>(id)].output;
+}
+
+NodeId Graph::push(const std::string& name, OpKind kind, OpAttrs attrs, std::vector<NodeId> inputs, Dims out) {
+  if (name.empty()) throw GraphError(fmt::format("a {} node has no name", to_string(kind)));
+  if (find(name)) throw GraphError(fmt::format("two nodes are named '{}'", name));
+  for (auto d : out)
+    if (d <= 0)
+      throw GraphError(fmt::format("node '{}' would produce an empty output of shape {}", name, to_string(out)));
+  Node node;
+  node.id = static_cast<NodeId>(nodes_.size());
+  node.name = name;
+  node.kind = kind;
+  node.attrs = std::move(attrs);
+  node.inputs = std::move(inputs);
+  node.output = std::move(out);
+  node.train_only = train_only_;
+  nodes_.push_back(std::move(node));
+  return nodes_.back().id;
+}
+
+NodeId Graph::input(const std::string& name, Dims shape) {
+  if (shape.empty()) throw GraphError(fmt::format("input '{}' has no dimensions", name));
+  return push(name, OpKind::input, std::monostate{}, {}, std::move(shape));
+}
+
+NodeId Graph::conv(const std::string& name, NodeId in, const ConvAttrs& a) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 3)
+    throw GraphError(fmt::format("convolution '{}' needs a CxHxW input, got {}", name, to_string(x)));
+  if (a.out_channels <= 0 || a.groups <= 0 || a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 ||
+      a.stride_w <= 0 || a.dilation_h <= 0 || a.dilation_w <= 0 || a.pad_top < 0 || a.pad_left < 0 ||
+      a.pad_bottom < 0 || a.pad_right < 0)
+    throw GraphError(fmt::format("convolution '{}' has a non-positive size, stride, dilation or group count, "
+                                 "or a negative padding",
+                                 name));
+  if (x[0] % a.groups != 0 || a.out_channels % a.groups != 0)
+    throw GraphError(fmt::format("convolution '{}': {} input and {} output channels are not divisible by {} groups",
+                                 name, x[0], a.out_channels, a.groups));
+  const int64_t h = window_output(x[1], a.pad_top, a.pad_bottom, a.kernel_h, a.stride_h, a.dilation_h, false);
+  const int64_t w = window_output(x[2], a.pad_left, a.pad_right, a.kernel_w, a.stride_w, a.dilation_w, false);
+  if (h <= 0 || w <= 0)
+    throw GraphError(fmt::format("convolution '{}': a {}x{} kernel does not fit the {} input", name, a.kernel_h,
+                                 a.kernel_w, to_string(x)));
+  return push(name, OpKind::conv, a, {in}, {a.out_channels, h, w});
+}
+
+NodeId Graph::batch_norm(const std::string& name, NodeId in, BatchNormAttrs attrs) {
+  const Dims x = shape_of(in, name);
+  return push(name, OpKind::batch_norm, attrs, {in}, x);
+}
+
+NodeId Graph::activation(const std::string& name, NodeId in, ActivationKind kind) {
+  const Dims x = shape_of(in, name);
+  return push(name, OpKind::activation, ActivationAttrs{kind}, {in}, x);
+}
+
+NodeId Graph::pool(const std::string& name, NodeId in, const PoolAttrs& a) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 3) throw GraphError(fmt::format("pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
+  if (a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 || a.stride_w <= 0)
+    throw GraphError(fmt::format("pooling '{}' has a non-positive kernel or stride", name));
+  const int64_t h = window_output(x[1], a.pad_top, a.pad_bottom, a.kernel_h, a.stride_h, 1, a.ceil_mode);
+  const int64_t w = window_output(x[2], a.pad_left, a.pad_right, a.kernel_w, a.stride_w, 1, a.ceil_mode);
+  if (h <= 0 || w <= 0)
+    throw GraphError(fmt::format("pooling '{}': a {}x{} window does not fit the {} input", name, a.kernel_h,
+                                 a.kernel_w, to_string(x)));
+  return push(name, OpKind::pool, a, {in}, {x[0], h, w});
+}
+
+NodeId Graph::global_pool(const std::string& name, NodeId in, PoolKind kind) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 3) throw GraphError(fmt::format("global pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
+  return push(name, OpKind::global_pool, GlobalPoolAttrs{kind}, {in}, {x[0], 1, 1});
+}
+
+NodeId Graph::adaptive_avg_pool(const std::string& name, NodeId in, int out_h, int out_w) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 3)
+    throw GraphError(fmt::format("adaptive pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
+  return push(name, OpKind::adaptive_avg_pool, AdaptivePoolAttrs{out_h, out_w}, {in}, {x[0], out_h, out_w});
+}
+
+NodeId Graph::linear(const std::string& name, NodeId in, int64_t out_features, bool bias) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 1)
+    throw GraphError(fmt::format("fully connected '{}' needs a flat input, got {} (add a flatten before it)", name,
+                                 to_string(x)));
+  if (out_features <= 0) throw GraphError(fmt::format("fully connected '{}' has {} outputs", name, out_features));
+  return push(name, OpKind::linear, LinearAttrs{out_features, bias}, {in}, {out_features});
+}
+
+NodeId Graph::add(const std::string& name, const std::vector<NodeId>& in) {
+  if (in.size() < 2) throw GraphError(fmt::format("add '{}' needs at least two inputs", name));
+  const Dims first = shape_of(in[0], name);
+  for (auto id : in)
+    if (shape_of(id, name) != first)
+      throw GraphError(fmt::format("add '{}': input shapes {} and {} differ", name, to_string(first),
+                                   to_string(shape_of(id, name))));
+  return push(name, OpKind::add, std::monostate{}, in, first);
+}
+
+NodeId Graph::concat(const std::string& name, const std::vector<NodeId>& in, int axis) {
+  if (in.empty()) throw GraphError(fmt::format("concat '{}' has no inputs", name));
+  Dims out = shape_of(in[0], name);
+  if (axis < 0 || axis >= static_cast<int>(out.size()))
+    throw GraphError(fmt::format("concat '{}': axis {} is outside the {} shape", name, axis, to_string(out)));
+  for (size_t i = 1; i < in.size(); ++i) {
+    const Dims& x = shape_of(in[i], name);
+    bool same = x.size() == out.size();
+    for (size_t d = 0; same && d < x.size(); ++d) same = static_cast<int>(d) == axis || x[d] == out[d];
+    if (!same)
+      throw GraphError(fmt::format("concat '{}': shapes {} and {} differ outside axis {}", name, to_string(out),
+                                   to_string(x), axis));
+    out[static_cast<size_t>(axis)] += x[static_cast<size_t>(axis)];
+  }
+  return push(name, OpKind::concat, ConcatAttrs{axis}, in, out);
+}
+
+NodeId Graph::flatten(const std::string& name, NodeId in) {
+  const Dims& x = shape_of(in, name);
+  return push(name, OpKind::flatten, std::monostate{}, {in}, {elements(x)});
+}
+
+NodeId Graph::dropout(const std::string& name, NodeId in, double probability) {
+  if (!(probability >= 0.0 && probability < 1.0))
+    throw GraphError(fmt::format("dropout '{}' has probability {}; expected 0 <= p < 1", name, probability));
+  const Dims x = shape_of(in, name);
+  return push(name, OpKind::dropout, DropoutAttrs{probability}, {in}, x);
+}
+
+NodeId Graph::lrn(const std::string& name, NodeId in, int size) {
+  const Dims x = shape_of(in, name);
+  if (size <= 0) throw GraphError(fmt::format("LRN '{}' has size {}", name, size));
+  return push(name, OpKind::lrn, LrnAttrs{size}, {in}, x);
+}
+
+NodeId Graph::softmax(const std::string& name, NodeId in) {
+  const Dims x = shape_of(in, name);
+  return push(name, OpKind::softmax, std::monostate{}, {in}, x);
+}
+
+NodeId Graph::softmax_cross_entropy(const std::string& name, NodeId in) {
+  const Dims x = shape_of(in, name);
+  if (x.size() != 1)
+    throw GraphError(fmt::format("softmax cross-entropy '{}' needs class scores, got {}", name, to_string(x)));
+  return push(name, OpKind::softmax_cross_entropy, std::monostate{}, {in}, {1});
+}
+
+}  // namespace dlsim::graph

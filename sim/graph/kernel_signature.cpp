@@ -1,0 +1,57 @@
+#include "graph/kernel_signature.hpp"
+
+#include <fmt/format.h>
+
+namespace dlsim::graph {
+
+std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch, DataType type) {
+  const std::string dt = to_string(type);
+  const Dims& out = node.output;
+  const Dims* in = node.inputs.empty() ? nullptr : &graph.node(node.inputs[0]).output;
+  switch (node.kind) {
+    case OpKind::input:
+    case OpKind::flatten: return "";
+    case OpKind::conv: {
+      const auto& a = std::get<ConvAttrs>(node.attrs);
+      return fmt::format("conv2d {} n{} c{} h{} w{} k{} r{} s{} pad{},{},{},{} str{},{} dil{},{} g{}{}", dt, batch,
+                         (*in)[0], (*in)[1], (*in)[2], a.out_channels, a.kernel_h, a.kernel_w, a.pad_top, a.pad_left,
+                         a.pad_bottom, a.pad_right, a.stride_h, a.stride_w, a.dilation_h, a.dilation_w, a.groups,
+                         a.bias ? " bias" : "");
+    }
+    case OpKind::linear: {
+      const auto& a = std::get<LinearAttrs>(node.attrs);
+      return fmt::format("linear {} n{} in{} out{}{}", dt, batch, (*in)[0], a.out_features, a.bias ? " bias" : "");
+    }
+    case OpKind::pool: {
+      const auto& a = std::get<PoolAttrs>(node.attrs);
+      return fmt::format("{}pool {} n{} c{} h{} w{} r{} s{} pad{},{},{},{} str{},{}{}", to_string(a.kind), dt, batch,
+                         (*in)[0], (*in)[1], (*in)[2], a.kernel_h, a.kernel_w, a.pad_top, a.pad_left, a.pad_bottom,
+                         a.pad_right, a.stride_h, a.stride_w, a.ceil_mode ? " ceil" : "");
+    }
+    case OpKind::global_pool:
+    case OpKind::adaptive_avg_pool:
+      return fmt::format("{} {} n{} c{} h{} w{} oh{} ow{}", op_label(node.kind, node.attrs), dt, batch, (*in)[0],
+                         (*in)[1], (*in)[2], out[1], out[2]);
+    case OpKind::batch_norm:
+      return fmt::format("batch_norm {} n{} c{} hw{}", dt, batch, out[0], elements(out) / out[0]);
+    case OpKind::concat: {
+      std::string s = fmt::format("concat {} n{}", dt, batch);
+      for (auto id : node.inputs) s += " " + to_string(graph.node(id).output);
+      return s;
+    }
+    case OpKind::lrn:
+      return fmt::format("lrn {} n{} c{} hw{} size{}", dt, batch, out[0], elements(out) / out[0],
+                         std::get<LrnAttrs>(node.attrs).size);
+    case OpKind::add:
+      return fmt::format("add {} n{} e{} x{}", dt, batch, elements(out), node.inputs.size());
+    case OpKind::activation:
+    case OpKind::dropout:
+    case OpKind::softmax:
+      return fmt::format("{} {} n{} e{}", op_label(node.kind, node.attrs), dt, batch, elements(out));
+    case OpKind::softmax_cross_entropy:
+      return fmt::format("softmax_cross_entropy {} n{} classes{}", dt, batch, elements(*in));
+  }
+  return "";
+}
+
+}  // namespace dlsim::graph

@@ -1,0 +1,353 @@
+#include "graph/onnx_import.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+
+#include "core/error.hpp"
+#include "core/suggest.hpp"
+
+namespace dlsim::graph {
+namespace {
+
+class Importer {
+ public:
+  Importer(const onnx::ModelProto& model, std::string source) : model_(model), source_(std::move(source)) {}
+
+  Graph run();
+
+ private:
+  [[noreturn]] void fail(const onnx::NodeProto& node, const std::string& expected,
+                         const std::string& suggestion = "") const;
+  const onnx::AttributeProto* attr(const onnx::NodeProto& node, const std::string& name) const;
+  std::vector<int64_t> ints(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt) const;
+  int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const;
+  float float_attr(const onnx::NodeProto& node, const std::string& name, float dflt) const;
+  NodeId tensor(const onnx::NodeProto& node, int index) const;
+  const std::vector<int64_t>* weight(const onnx::NodeProto& node, int index) const;
+  std::optional<float> constant_scalar(const onnx::NodeProto& node, int index) const;
+  std::string node_name(const onnx::NodeProto& node);
+
+  void conv(const onnx::NodeProto& n);
+  void pool(const onnx::NodeProto& n, PoolKind kind);
+  void gemm(const onnx::NodeProto& n);
+  void batch_norm(const onnx::NodeProto& n);
+  void clip(const onnx::NodeProto& n);
+  void dispatch(const onnx::NodeProto& n);
+
+  const onnx::ModelProto& model_;
+  std::string source_;
+  Graph graph_{""};
+  std::map<std::string, std::vector<int64_t>> initializers_;  // name -> dims
+  std::map<std::string, float> scalars_;                      // Constant nodes holding one number
+  std::map<std::string, NodeId> tensors_;                     // value name -> producing node
+  int64_t bn_state_elements_ = 0;
+  bool training_graph_ = false;
+  bool saw_dropout_ = false;
+  int unnamed_ = 0;
+};
+
+[[noreturn]] void Importer::fail(const onnx::NodeProto& node, const std::string& expected,
+                                 const std::string& suggestion) const {
+  Problem p;
+  p.where = {source_, 0, 0};
+  p.key = node.name().empty() ? node.op_type() : node.name();
+  p.value = node.op_type();
+  p.expected = expected;
+  p.suggestion = suggestion;
+  throw InputError(p);
+}
+
+const onnx::AttributeProto* Importer::attr(const onnx::NodeProto& node, const std::string& name) const {
+  for (const auto& a : node.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+std::vector<int64_t> Importer::ints(const onnx::NodeProto& node, const std::string& name,
+                                    std::vector<int64_t> dflt) const {
+  const auto* a = attr(node, name);
+  if (!a) return dflt;
+  return {a->ints().begin(), a->ints().end()};
+}
+
+int64_t Importer::int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const {
+  const auto* a = attr(node, name);
+  return a ? a->i() : dflt;
+}
+
+float Importer::float_attr(const onnx::NodeProto& node, const std::string& name, float dflt) const {
+  const auto* a = attr(node, name);
+  return a ? a->f() : dflt;
+}
+
+NodeId Importer::tensor(const onnx::NodeProto& node, int index) const {
+  if (index >= node.input_size()) fail(node, fmt::format("at least {} inputs", index + 1));
+  auto it = tensors_.find(node.input(index));
+  if (it == tensors_.end())
+    fail(node, fmt::format("input '{}' to be produced by an earlier node or be the graph input", node.input(index)));
+  return it->second;
+}
+
+const std::vector<int64_t>* Importer::weight(const onnx::NodeProto& node, int index) const {
+  if (index >= node.input_size() || node.input(index).empty()) return nullptr;
+  auto it = initializers_.find(node.input(index));
+  if (it == initializers_.end())
+    fail(node, fmt::format("input '{}' to be an initializer (a weight with a fixed shape)", node.input(index)));
+  return &it->second;
+}
+
+std::optional<float> Importer::constant_scalar(const onnx::NodeProto& node, int index) const {
+  if (index >= node.input_size() || node.input(index).empty()) return std::nullopt;
+  auto it = scalars_.find(node.input(index));
+  if (it == scalars_.end()) fail(node, fmt::format("input '{}' to be a constant", node.input(index)));
+  return it->second;
+}
+
+std::string Importer::node_name(const onnx::NodeProto& node) {
+  std::string name = node.name().empty() ? fmt::format("{}_{}", node.op_type(), unnamed_++) : node.name();
+  while (graph_.find(name)) name += "'";
+  return name;
+}
+
+void Importer::conv(const onnx::NodeProto& n) {
+  const NodeId x = tensor(n, 0);
+  const auto* w = weight(n, 1);
+  if (!w || w->size() != 4) fail(n, "a 4-D weight [out, in/groups, kh, kw] (only 2-D convolutions are supported)");
+  ConvAttrs a;
+  a.out_channels = (*w)[0];
+  const auto kernel = ints(n, "kernel_shape", {(*w)[2], (*w)[3]});
+  const auto strides = ints(n, "strides", {1, 1});
+  const auto pads = ints(n, "pads", {0, 0, 0, 0});
+  const auto dil = ints(n, "dilations", {1, 1});
+  if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4 || dil.size() != 2)
+    fail(n, "2-D kernel_shape, strides, dilations and 4 pads");
+  if (const auto* pad = attr(n, "auto_pad"); pad && pad->s() != "NOTSET")
+    fail(n, "explicit pads (auto_pad is not supported)");
+  a.kernel_h = static_cast<int>(kernel[0]);
+  a.kernel_w = static_cast<int>(kernel[1]);
+  a.stride_h = static_cast<int>(strides[0]);
+  a.stride_w = static_cast<int>(strides[1]);
+  a.pad_top = static_cast<int>(pads[0]);
+  a.pad_left = static_cast<int>(pads[1]);
+  a.pad_bottom = static_cast<int>(pads[2]);
+  a.pad_right = static_cast<int>(pads[3]);
+  a.dilation_h = static_cast<int>(dil[0]);
+  a.dilation_w = static_cast<int>(dil[1]);
+  a.groups = int_attr(n, "group", 1);
+  a.bias = weight(n, 2) != nullptr;
+  const auto& in = graph_.node(x).output;
+  if (in.size() == 3 && a.groups > 0 && (*w)[1] * a.groups != in[0])
+    fail(n, fmt::format("weight input channels {} x {} groups to equal the input's {} channels", (*w)[1], a.groups,
+                        in[0]));
+  tensors_[n.output(0)] = graph_.conv(node_name(n), x, a);
+}
+
+void Importer::pool(const onnx::NodeProto& n, PoolKind kind) {
+  const NodeId x = tensor(n, 0);
+  const auto kernel = ints(n, "kernel_shape", {});
+  const auto strides = ints(n, "strides", {1, 1});
+  const auto pads = ints(n, "pads", {0, 0, 0, 0});
+  if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4)
+    fail(n, "2-D kernel_shape and strides, and 4 pads");
+  PoolAttrs a;
+  a.kind = kind;
+  a.kernel_h = static_cast<int>(kernel[0]);
+  a.kernel_w = static_cast<int>(kernel[1]);
+  a.stride_h = static_cast<int>(strides[0]);
+  a.stride_w = static_cast<int>(strides[1]);
+  a.pad_top = static_cast<int>(pads[0]);
+  a.pad_left = static_cast<int>(pads[1]);
+  a.pad_bottom = static_cast<int>(pads[2]);
+  a.pad_right = static_cast<int>(pads[3]);
+  a.ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
+  a.count_include_pad = int_attr(n, "count_include_pad", 0) != 0;
+  tensors_[n.output(0)] = graph_.pool(node_name(n), x, a);
+}
+
+void Importer::gemm(const onnx::NodeProto& n) {
+  NodeId x = tensor(n, 0);
+  const auto* w = weight(n, 1);
+  if (!w || w->size() != 2) fail(n, "a 2-D weight as input B");
+  if (int_attr(n, "transA", 0) != 0) fail(n, "transA = 0 (activations as rows)");
+  const bool trans_b = int_attr(n, "transB", 0) != 0;
+  const int64_t in_features = trans_b ? (*w)[1] : (*w)[0];
+  const int64_t out_features = trans_b ? (*w)[0] : (*w)[1];
+  const auto& in = graph_.node(x).output;
+  if (in.size() != 1 || in[0] != in_features)
+    fail(n, fmt::format("a flat input of {} features, got {}", in_features, to_string(in)));
+  tensors_[n.output(0)] = graph_.linear(node_name(n), x, out_features, weight(n, 2) != nullptr);
+}
+
+void Importer::batch_norm(const onnx::NodeProto& n) {
+  const NodeId x = tensor(n, 0);
+  for (int i = 1; i <= 4; ++i) {
+    const auto* w = weight(n, i);
+    if (!w || w->size() != 1 || (*w)[0] != graph_.node(x).output[0])
+      fail(n, fmt::format("input {} to be a per-channel vector of {} elements", i, graph_.node(x).output[0]));
+  }
+  // Opset 14+ says so in an attribute; older opsets by also returning the running statistics.
+  if (int_attr(n, "training_mode", 0) != 0 || n.output_size() > 1) training_graph_ = true;
+  tensors_[n.output(0)] = graph_.batch_norm(node_name(n), x);
+}
+
+void Importer::clip(const onnx::NodeProto& n) {
+  const NodeId x = tensor(n, 0);
+  const float lo = constant_scalar(n, 1).value_or(float_attr(n, "min", -3.4e38f));
+  const float hi = constant_scalar(n, 2).value_or(float_attr(n, "max", 3.4e38f));
+  if (lo != 0.0f || (hi != 6.0f && hi < 3.0e38f)) fail(n, "Clip(0, 6) (ReLU6) or Clip(0, inf) (ReLU)");
+  tensors_[n.output(0)] = graph_.activation(node_name(n), x, hi == 6.0f ? ActivationKind::relu6 : ActivationKind::relu);
+}
+
+void Importer::dispatch(const onnx::NodeProto& n) {
+  const std::string& op = n.op_type();
+  if (op == "Constant") {
+    const auto* v = attr(n, "value");
+    if (v && v->has_t()) {
+      const auto& t = v->t();
+      if (t.float_data_size() == 1) scalars_[n.output(0)] = t.float_data(0);
+      else if (t.raw_data().size() == sizeof(float) && t.data_type() == onnx::TensorProto::FLOAT) {
+        float f;
+        std::copy_n(t.raw_data().data(), sizeof(float), reinterpret_cast<char*>(&f));
+        scalars_[n.output(0)] = f;
+      }
+    }
+    return;
+  }
+  if (op == "Identity") {
+    if (n.input_size() < 1) fail(n, "one input");
+    if (auto it = initializers_.find(n.input(0)); it != initializers_.end()) {
+      initializers_[n.output(0)] = it->second;  // an alias of a shared weight, counted per use
+      return;
+    }
+    tensors_[n.output(0)] = tensor(n, 0);
+    return;
+  }
+  if (op == "Conv") conv(n);
+  else if (op == "BatchNormalization") batch_norm(n);
+  else if (op == "Relu") tensors_[n.output(0)] = graph_.relu(node_name(n), tensor(n, 0));
+  else if (op == "Clip") clip(n);
+  else if (op == "Sigmoid") tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::sigmoid);
+  else if (op == "Tanh") tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::tanh);
+  else if (op == "LeakyRelu")
+    tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::leaky_relu);
+  else if (op == "MaxPool") pool(n, PoolKind::max);
+  else if (op == "AveragePool") pool(n, PoolKind::avg);
+  else if (op == "GlobalAveragePool") tensors_[n.output(0)] = graph_.global_pool(node_name(n), tensor(n, 0), PoolKind::avg);
+  else if (op == "GlobalMaxPool") tensors_[n.output(0)] = graph_.global_pool(node_name(n), tensor(n, 0), PoolKind::max);
+  else if (op == "Gemm") gemm(n);
+  else if (op == "Add") {
+    if (n.input_size() != 2) fail(n, "two inputs");
+    tensors_[n.output(0)] = graph_.add(node_name(n), {tensor(n, 0), tensor(n, 1)});
+  } else if (op == "Concat") {
+    const int64_t axis = int_attr(n, "axis", 1);
+    if (axis < 1) fail(n, "concatenation along a sample axis (axis >= 1)");
+    std::vector<NodeId> in;
+    for (int i = 0; i < n.input_size(); ++i) in.push_back(tensor(n, i));
+    tensors_[n.output(0)] = graph_.concat(node_name(n), in, static_cast<int>(axis - 1));
+  } else if (op == "Flatten") {
+    if (int_attr(n, "axis", 1) != 1) fail(n, "Flatten with axis = 1");
+    tensors_[n.output(0)] = graph_.flatten(node_name(n), tensor(n, 0));
+  } else if (op == "Dropout") {
+    saw_dropout_ = true;
+    const float ratio = constant_scalar(n, 1).value_or(float_attr(n, "ratio", 0.5f));
+    tensors_[n.output(0)] = graph_.dropout(node_name(n), tensor(n, 0), ratio);
+  } else if (op == "LRN") {
+    tensors_[n.output(0)] = graph_.lrn(node_name(n), tensor(n, 0), static_cast<int>(int_attr(n, "size", 5)));
+  } else if (op == "Softmax") {
+    tensors_[n.output(0)] = graph_.softmax(node_name(n), tensor(n, 0));
+  } else {
+    fail(n, fmt::format("a supported operator ({})", fmt::format("{}", fmt::join(onnx_supported_ops(), ", "))),
+         suggest(op, onnx_supported_ops()));
+  }
+}
+
+Graph Importer::run() {
+  const auto& g = model_.graph();
+  graph_ = Graph(g.name().empty() ? "onnx" : g.name());
+  for (const auto& init : g.initializer()) initializers_[init.name()] = {init.dims().begin(), init.dims().end()};
+
+  for (const auto& input : g.input()) {
+    if (initializers_.count(input.name())) continue;
+    const auto& shape = input.type().tensor_type().shape();
+    if (shape.dim_size() < 2) {
+      Problem p{{source_, 0, 0}, "graph.input", input.name(), "a data input of shape [batch, C, H, W] or [batch, F]", ""};
+      throw InputError(p);
+    }
+    Dims dims;
+    for (int i = 1; i < shape.dim_size(); ++i) {
+      if (!shape.dim(i).has_dim_value() || shape.dim(i).dim_value() <= 0) {
+        Problem p{{source_, 0, 0}, "graph.input", input.name(),
+                  fmt::format("fixed sample dimensions; dimension {} is symbolic or not positive", i), ""};
+        throw InputError(p);
+      }
+      dims.push_back(shape.dim(i).dim_value());
+    }
+    try {
+      tensors_[input.name()] = graph_.input(input.name(), dims);
+    } catch (const GraphError& e) {
+      throw InputError(Problem{{source_, 0, 0}, "graph.input", input.name(), e.what(), ""});
+    }
+  }
+  if (tensors_.empty())
+    throw InputError(Problem{{source_, 0, 0}, "graph.input", "", "one data input that is not an initializer", ""});
+
+  for (const auto& n : g.node()) {
+    if (n.output_size() < 1) fail(n, "at least one output");
+    try {
+      dispatch(n);
+    } catch (const GraphError& e) {
+      fail(n, e.what());
+    }
+  }
+
+  int64_t initializer_elements = 0;
+  for (const auto& init : g.initializer()) {
+    int64_t e = 1;
+    for (auto d : init.dims()) e *= d;
+    initializer_elements += e;
+  }
+  graph_.add_note(fmt::format("ONNX initializers hold {} elements", initializer_elements));
+  if (!training_graph_ && !saw_dropout_)
+    graph_.add_note(
+        "exported for inference: dropout is gone and any batch norm was folded into the preceding convolutions' "
+        "biases, so batch-norm parameters are not counted and batch-norm layers are not simulated");
+  return std::move(graph_);
+}
+
+}  // namespace
+
+const std::vector<std::string>& onnx_supported_ops() {
+  static const std::vector<std::string> ops = {
+      "AveragePool", "BatchNormalization", "Clip",     "Concat",  "Constant",  "Conv",
+      "Dropout",     "Flatten",            "Gemm",     "GlobalAveragePool",    "GlobalMaxPool",
+      "Identity",    "LeakyRelu",          "LRN",      "MaxPool", "Relu",      "Sigmoid",
+      "Softmax",     "Tanh",               "Add"};
+  return ops;
+}
+
+Graph import_onnx_bytes(std::string_view bytes, const std::string& source_name) {
+  onnx::ModelProto model;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw InputError(Problem{{source_name, 0, 0}, "", "", "a valid ONNX model (protobuf ModelProto); parsing failed",
+                             "export it again with torch.onnx.export or check the file is not truncated"});
+  if (!model.has_graph() || model.graph().node_size() == 0)
+    throw InputError(Problem{{source_name, 0, 0}, "graph", "", "an ONNX model with a graph of at least one node", ""});
+  return Importer(model, source_name).run();
+}
+
+Graph import_onnx_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(Problem{{path, 0, 0}, "", "", "a readable ONNX file; it cannot be opened", "check the path"});
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return import_onnx_bytes(buffer.str(), path);
+}
+
+}  // namespace dlsim::graph

@@ -1,0 +1,98 @@
+#pragma once
+// Operators of the layer graph.  Shapes are per sample (batch excluded): {C, H, W} for
+// feature maps, {F} for vectors.  The batch enters only when costs are computed.
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dlsim::graph {
+
+using Dims = std::vector<int64_t>;
+
+enum class OpKind {
+  input,
+  conv,
+  batch_norm,
+  activation,
+  pool,
+  global_pool,
+  adaptive_avg_pool,
+  linear,
+  add,
+  concat,
+  flatten,
+  dropout,
+  lrn,
+  softmax,
+  softmax_cross_entropy,
+};
+
+enum class ActivationKind { relu, relu6, sigmoid, tanh, leaky_relu, gelu, silu };
+enum class PoolKind { max, avg };
+
+struct ConvAttrs {
+  int64_t out_channels = 0;
+  int kernel_h = 1, kernel_w = 1;
+  int stride_h = 1, stride_w = 1;
+  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  int dilation_h = 1, dilation_w = 1;
+  int64_t groups = 1;
+  bool bias = false;
+};
+
+struct PoolAttrs {
+  PoolKind kind = PoolKind::max;
+  int kernel_h = 1, kernel_w = 1;
+  int stride_h = 1, stride_w = 1;
+  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  bool ceil_mode = false;
+  bool count_include_pad = true;  // avg only
+};
+
+struct GlobalPoolAttrs {
+  PoolKind kind = PoolKind::avg;
+};
+
+struct AdaptivePoolAttrs {
+  int out_h = 1, out_w = 1;
+};
+
+struct LinearAttrs {
+  int64_t out_features = 0;
+  bool bias = true;
+};
+
+struct ActivationAttrs {
+  ActivationKind kind = ActivationKind::relu;
+};
+
+struct BatchNormAttrs {
+  bool affine = true;  // gamma and beta are trainable parameters
+};
+
+struct DropoutAttrs {
+  double probability = 0.5;
+};
+
+struct LrnAttrs {
+  int size = 5;
+};
+
+struct ConcatAttrs {
+  int axis = 0;  // per-sample axis: 0 is channels
+};
+
+using OpAttrs = std::variant<std::monostate, ConvAttrs, PoolAttrs, GlobalPoolAttrs, AdaptivePoolAttrs,
+                             LinearAttrs, ActivationAttrs, BatchNormAttrs, DropoutAttrs, LrnAttrs,
+                             ConcatAttrs>;
+
+std::string to_string(OpKind kind);
+std::string to_string(ActivationKind kind);
+std::string to_string(PoolKind kind);
+
+// The operator's display name: "conv", "relu", "maxpool", ...
+std::string op_label(OpKind kind, const OpAttrs& attrs);
+
+}  // namespace dlsim::graph

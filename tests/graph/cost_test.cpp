@@ -1,0 +1,81 @@
+// Costs of tiny graphs computed by hand.
+#include <gtest/gtest.h>
+
+#include "graph/cost.hpp"
+
+namespace dlsim::graph {
+namespace {
+
+TEST(Cost, ConvolutionFlopsParamsAndBytesByHand) {
+  Graph g("t");
+  auto x = g.input("x", {3, 8, 8});
+  ConvAttrs a;
+  a.out_channels = 4;
+  a.kernel_h = a.kernel_w = 3;
+  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = 1;
+  a.bias = true;
+  auto c = g.conv("c", x, a);
+  auto r = g.relu("r", c);
+  auto c2 = g.conv("c2", r, a);
+  (void)c2;
+  const auto costs = layer_costs(g, 2, DataType::fp32);
+  const auto& k = costs[static_cast<size_t>(c)];
+  // output 4x8x8 = 256 elements, each 3*3*3 = 27 MACs: 6912 MACs per sample, 13824 for batch 2
+  EXPECT_EQ(k.macs, 13824);
+  EXPECT_EQ(k.params, 4 * 27 + 4);
+  EXPECT_DOUBLE_EQ(k.forward_flops, 2 * 13824 + 2 * 256);
+  EXPECT_DOUBLE_EQ(k.backward_data_flops, 0);  // the graph input needs no gradient
+  EXPECT_DOUBLE_EQ(k.backward_weights_flops, 2 * 13824 + 2 * 256);
+  EXPECT_DOUBLE_EQ(k.forward_bytes_read, (2 * 3 * 64 + 112) * 4.0);
+  EXPECT_DOUBLE_EQ(k.forward_bytes_written, 2 * 256 * 4.0);
+  // c2 computes a data gradient
+  EXPECT_GT(costs[static_cast<size_t>(c2)].backward_data_flops, 0);
+  // The conv output is not kept (in-place ReLU keeps its own output, which c2 also keeps):
+  EXPECT_DOUBLE_EQ(k.saved_activation_bytes, 0);
+  EXPECT_DOUBLE_EQ(costs[static_cast<size_t>(r)].saved_activation_bytes, 2 * 256 * 4.0);
+}
+
+TEST(Cost, HalfPrecisionHalvesBytesNotFlops) {
+  Graph g("t");
+  auto x = g.input("x", {16});
+  g.linear("fc", x, 8);
+  const auto f32 = layer_costs(g, 4, DataType::fp32)[1];
+  const auto f16 = layer_costs(g, 4, DataType::fp16)[1];
+  EXPECT_DOUBLE_EQ(f32.forward_flops, f16.forward_flops);
+  EXPECT_DOUBLE_EQ(f32.forward_bytes_written, 2 * f16.forward_bytes_written);
+  EXPECT_EQ(f32.params, 16 * 8 + 8);
+}
+
+TEST(Cost, BatchNormParamsAndStateArePerChannel) {
+  Graph g("t");
+  auto x = g.input("x", {5, 2, 2});
+  auto bn = g.batch_norm("bn", x);
+  const auto c = layer_costs(g, 1, DataType::fp32)[static_cast<size_t>(bn)];
+  EXPECT_EQ(c.params, 10);
+  EXPECT_EQ(c.state, 10);
+}
+
+TEST(Cost, InferencePeakCountsLiveTensorsOnly) {
+  Graph g("t");
+  auto x = g.input("x", {100});
+  auto a = g.relu("a", x);   // x (100) + a (100) live
+  auto b = g.relu("b", a);   // x dead after a; a + b live
+  g.add("c", {a, b});        // a + b + c live = 300
+  const auto t = model_totals(g, 1, DataType::fp32);
+  EXPECT_DOUBLE_EQ(t.peak_inference_activation_bytes, 300 * 4.0);
+}
+
+TEST(Cost, TrainOnlyNodesCountParamsButNotInferenceFlops) {
+  Graph g("t");
+  auto x = g.input("x", {10});
+  g.linear("main", x, 10);
+  g.set_train_only(true);
+  g.linear("aux", x, 10);
+  g.set_train_only(false);
+  const auto t = model_totals(g, 1, DataType::fp32);
+  EXPECT_EQ(t.params, 2 * 110);
+  EXPECT_EQ(t.macs_per_sample, 100);
+}
+
+}  // namespace
+}  // namespace dlsim::graph

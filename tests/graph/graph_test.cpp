@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include "graph/graph.hpp"
+
+namespace dlsim::graph {
+namespace {
+
+ConvAttrs conv(int64_t out, int k, int stride = 1, int pad = 0, int dilation = 1, int64_t groups = 1) {
+  ConvAttrs a;
+  a.out_channels = out;
+  a.kernel_h = a.kernel_w = k;
+  a.stride_h = a.stride_w = stride;
+  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = pad;
+  a.dilation_h = a.dilation_w = dilation;
+  a.groups = groups;
+  return a;
+}
+
+TEST(Graph, ConvolutionShapeFollowsTheFormula) {
+  Graph g("t");
+  auto x = g.input("x", {3, 224, 224});
+  // floor((224 + 2*3 - 7) / 2) + 1 = 112
+  EXPECT_EQ(g.node(g.conv("c1", x, conv(64, 7, 2, 3))).output, (Dims{64, 112, 112}));
+  // dilation 2 widens a 3x3 kernel to 5x5: 224 - 4 = 220
+  EXPECT_EQ(g.node(g.conv("c2", x, conv(8, 3, 1, 0, 2))).output, (Dims{8, 220, 220}));
+}
+
+TEST(Graph, GroupsMustDivideChannels) {
+  Graph g("t");
+  auto x = g.input("x", {6, 8, 8});
+  EXPECT_NO_THROW(g.conv("dw", x, conv(6, 3, 1, 1, 1, 6)));
+  EXPECT_THROW(g.conv("bad", x, conv(6, 3, 1, 1, 1, 4)), GraphError);
+}
+
+TEST(Graph, CeilModePoolingFollowsPyTorch) {
+  Graph g("t");
+  auto x = g.input("x", {4, 112, 112});
+  PoolAttrs p;
+  p.kernel_h = p.kernel_w = 3;
+  p.stride_h = p.stride_w = 2;
+  p.ceil_mode = true;
+  EXPECT_EQ(g.node(g.pool("p", x, p)).output, (Dims{4, 56, 56}));
+  p.ceil_mode = false;
+  EXPECT_EQ(g.node(g.pool("q", x, p)).output, (Dims{4, 55, 55}));
+}
+
+TEST(Graph, ConcatAddsChannelsAndChecksTheRest) {
+  Graph g("t");
+  auto a = g.input("a", {4, 8, 8});
+  auto b = g.conv("b", a, conv(6, 1));
+  EXPECT_EQ(g.node(g.concat("c", {a, b})).output, (Dims{10, 8, 8}));
+  auto small = g.conv("s", a, conv(4, 2, 2));
+  EXPECT_THROW(g.concat("bad", {a, small}), GraphError);
+  EXPECT_THROW(g.add("bad_add", {a, small}), GraphError);
+}
+
+TEST(Graph, LinearNeedsAFlatInput) {
+  Graph g("t");
+  auto x = g.input("x", {4, 2, 2});
+  EXPECT_THROW(g.linear("fc", x, 10), GraphError);
+  auto f = g.flatten("f", x);
+  EXPECT_EQ(g.node(g.linear("fc", f, 10)).output, (Dims{10}));
+}
+
+TEST(Graph, NamesAreUniqueAndKernelsMustFit) {
+  Graph g("t");
+  auto x = g.input("x", {3, 4, 4});
+  g.relu("r", x);
+  EXPECT_THROW(g.relu("r", x), GraphError);
+  EXPECT_THROW(g.conv("big", x, conv(8, 7)), GraphError);
+  EXPECT_THROW(g.dropout("d", x, 1.0), GraphError);
+}
+
+}  // namespace
+}  // namespace dlsim::graph

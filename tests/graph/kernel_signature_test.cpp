@@ -1,0 +1,27 @@
+#include <gtest/gtest.h>
+
+#include "graph/kernel_signature.hpp"
+#include "graph/zoo.hpp"
+
+namespace dlsim::graph {
+namespace {
+
+TEST(KernelSignature, ConvolutionNamesEveryDimension) {
+  const Graph g = zoo_model("resnet50");
+  const Node& n = g.node(*g.find("layer1.0.conv2"));
+  EXPECT_EQ(kernel_signature(g, n, 32, DataType::fp16),
+            "conv2d fp16 n32 c64 h56 w56 k64 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1");
+  const Node& fc = g.node(*g.find("fc"));
+  EXPECT_EQ(kernel_signature(g, fc, 8, DataType::fp32), "linear fp32 n8 in2048 out1000 bias");
+  EXPECT_EQ(kernel_signature(g, g.node(*g.find("flatten")), 8, DataType::fp32), "");
+}
+
+TEST(KernelSignature, RepeatedLayersShareASignature) {
+  const Graph g = zoo_model("resnet50");
+  const auto a = kernel_signature(g, g.node(*g.find("layer1.1.conv2")), 16, DataType::fp32);
+  const auto b = kernel_signature(g, g.node(*g.find("layer1.2.conv2")), 16, DataType::fp32);
+  EXPECT_EQ(a, b);
+}
+
+}  // namespace
+}  // namespace dlsim::graph

@@ -1,0 +1,127 @@
+// The zoo against an oracle nobody here wrote: torchvision's own modules, exported by
+// validation/oracle/export_torchvision.py into torchvision_reference.json (batch 1, eval mode).
+#include <cmath>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "graph/cost.hpp"
+#include "graph/zoo.hpp"
+
+namespace dlsim::graph {
+namespace {
+
+const nlohmann::json& reference() {
+  static const nlohmann::json ref = [] {
+    std::ifstream in(DLSIM_SOURCE_DIR "/validation/oracle/torchvision_reference.json");
+    return nlohmann::json::parse(in);
+  }();
+  return ref;
+}
+
+class TorchvisionModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TorchvisionModel, ParametersMatchExactly) {
+  const auto& ref = reference()["models"][GetParam()];
+  const Graph g = zoo_model(GetParam());
+  const auto totals = model_totals(g, 1, DataType::fp32);
+  EXPECT_EQ(totals.params, ref["params"].get<int64_t>());
+  EXPECT_EQ(totals.state, ref["bn_running_stats"].get<int64_t>());
+}
+
+TEST_P(TorchvisionModel, MultiplyAddsWithinHalfPercent) {
+  const auto& ref = reference()["models"][GetParam()];
+  const auto totals = model_totals(zoo_model(GetParam()), 1, DataType::fp32);
+  const double expected = ref["macs"].get<double>();
+  const double error = std::abs(static_cast<double>(totals.macs_per_sample) - expected) / expected;
+  std::printf("%-14s torchvision %.6g MACs, dlsim %.6g MACs, error %.4f%%\n", GetParam().c_str(), expected,
+              static_cast<double>(totals.macs_per_sample), 100 * error);
+  EXPECT_LT(error, 0.005);
+}
+
+// Every convolution and fully connected layer of the inference path, in execution order,
+// has torchvision's module name, output shape and multiply-adds; every other torchvision
+// module whose name the zoo uses has the same output shape.
+TEST_P(TorchvisionModel, LayersMatchOneToOne) {
+  const auto& ref = reference()["models"][GetParam()];
+  const Graph g = zoo_model(GetParam());
+  const auto costs = layer_costs(g, 1, DataType::fp32);
+  std::vector<const Node*> ours;
+  for (const auto& n : g.nodes())
+    if (!n.train_only && (n.kind == OpKind::conv || n.kind == OpKind::linear)) ours.push_back(&n);
+  size_t i = 0;
+  for (const auto& layer : ref["layers"]) {
+    const std::string type = layer["type"];
+    Dims shape;
+    for (size_t d = 1; d < layer["output_shape"].size(); ++d) shape.push_back(layer["output_shape"][d]);
+    if (type == "Conv2d" || type == "Linear") {
+      ASSERT_LT(i, ours.size()) << "torchvision has more conv/linear layers, next: " << layer["name"];
+      const Node& n = *ours[i++];
+      EXPECT_EQ(n.name, layer["name"].get<std::string>());
+      EXPECT_EQ(to_string(n.output), to_string(shape)) << n.name;
+      EXPECT_EQ(costs[static_cast<size_t>(n.id)].macs, layer["macs"].get<int64_t>()) << n.name;
+    } else if (auto id = g.find(layer["name"])) {
+      EXPECT_EQ(to_string(g.node(*id).output), to_string(shape)) << layer["name"];
+    }
+  }
+  EXPECT_EQ(i, ours.size()) << "the zoo has more conv/linear layers than torchvision";
+}
+
+std::vector<std::string> torchvision_models() {
+  std::vector<std::string> names;
+  for (const auto& e : zoo_entries())
+    if (e.in_torchvision) names.push_back(e.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, TorchvisionModel, ::testing::ValuesIn(torchvision_models()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Zoo, EveryTorchvisionModelHasAReference) {
+  for (const auto& name : torchvision_models()) EXPECT_TRUE(reference()["models"].contains(name)) << name;
+  EXPECT_EQ(reference()["models"].size(), torchvision_models().size());
+}
+
+// timm's model card for inception_v4.tf_in1k (huggingface.co/timm/inception_v4.tf_in1k):
+// "Params (M): 42.7, GMACs: 12.3, Image size: 299 x 299", 1000 classes.
+TEST(Zoo, InceptionV4MatchesTimmPublishedCounts) {
+  const auto totals = model_totals(zoo_model("inception_v4"), 1, DataType::fp32);
+  std::printf("inception_v4: %lld params (timm: 42.7 M), %.4g GMACs (timm: 12.3)\n",
+              static_cast<long long>(totals.params), static_cast<double>(totals.macs_per_sample) / 1e9);
+  EXPECT_NEAR(static_cast<double>(totals.params) / 1e6, 42.7, 0.05);
+  EXPECT_NEAR(static_cast<double>(totals.macs_per_sample) / 1e9, 12.3, 0.05);
+}
+
+// Published counts of the studies' Keras nets (model.summary() of the Keras examples).
+TEST(Zoo, StudyNetsMatchKerasSummaries) {
+  EXPECT_EQ(model_totals(zoo_model("keras_mnist"), 1, DataType::fp32).params, 1199882);
+  EXPECT_EQ(model_totals(zoo_model("keras_cifar10"), 1, DataType::fp32).params, 1250858);
+}
+
+TEST(Zoo, ResNet50HasAbout8Point2GflopsPerSample) {
+  const auto totals = model_totals(zoo_model("resnet50"), 1, DataType::fp32);
+  EXPECT_EQ(totals.params, 25557032);
+  EXPECT_NEAR(totals.forward_flops_per_sample / 1e9, 8.2, 0.1);
+}
+
+TEST(Zoo, UnknownNameSuggestsTheClosest) {
+  EXPECT_FALSE(find_zoo_model("resnet5"));
+  try {
+    zoo_model("resnet5");
+    FAIL();
+  } catch (const GraphError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Zoo, EveryModelBuildsAndEndsInALoss) {
+  for (const auto& name : zoo_names()) {
+    const Graph g = zoo_model(name);
+    EXPECT_EQ(g.nodes().back().kind, OpKind::softmax_cross_entropy) << name;
+    EXPECT_GT(model_totals(g, 1, DataType::fp32).params, 0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace dlsim::graph

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Export torchvision's own account of each zoo network, the oracle dlsim's zoo is tested against.
+
+Run with Debian's python3 (it sees python3-torch and python3-torchvision):
+    /usr/bin/python3 validation/oracle/export_torchvision.py --out validation/oracle
+
+Writes torchvision_reference.json: per model, trainable parameters, batch-norm running
+statistics, and per leaf module its output shape and multiply-adds (convolution and linear
+layers), measured with forward hooks at batch 1 in eval mode.  With --onnx it also exports
+ONNX graphs in training mode (no constant folding: initializers = parameters + BN state) and
+eval mode (BN folded), with the initializer payloads stripped so the files stay small: dlsim
+needs only their shapes.
+"""
+import argparse
+import json
+import os
+
+import torch
+import torchvision
+
+MODELS = {
+    "alexnet": 224, "vgg11": 224, "vgg13": 224, "vgg16": 224, "vgg19": 224,
+    "resnet18": 224, "resnet34": 224, "resnet50": 224, "resnet101": 224, "resnet152": 224,
+    "inception_v3": 299, "googlenet": 224, "mobilenet_v2": 224,
+}
+ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11"]
+
+
+def build(name):
+    # googlenet: torchvision's published model (6,624,904 params) has no auxiliary heads;
+    # inception_v3: torchvision's published model (27,161,264) keeps AuxLogits.
+    if name == "googlenet":
+        return torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=False)
+    if name == "inception_v3":
+        return torchvision.models.inception_v3(weights=None, aux_logits=True, init_weights=False)
+    return getattr(torchvision.models, name)(weights=None)
+
+
+def leaf_records(model, size):
+    records = []
+
+    def hook(module, inputs, output):
+        name = names[module]
+        out = output[0] if isinstance(output, (tuple, list)) else output
+        macs = 0
+        if isinstance(module, torch.nn.Conv2d):
+            k = module.kernel_size[0] * module.kernel_size[1]
+            macs = out.numel() * (module.in_channels // module.groups) * k
+        elif isinstance(module, torch.nn.Linear):
+            macs = out.numel() // out.shape[-1] * module.in_features * module.out_features
+        records.append({"name": name, "type": type(module).__name__,
+                        "output_shape": list(out.shape), "macs": int(macs)})
+
+    names = {m: n for n, m in model.named_modules()}
+    handles = [m.register_forward_hook(hook) for m in model.modules()
+               if len(list(m.children())) == 0]
+    with torch.no_grad():
+        model(torch.zeros(1, 3, size, size))
+    for h in handles:
+        h.remove()
+    return records
+
+
+def strip_payloads(path):
+    import onnx
+    model = onnx.load(path)
+    for init in model.graph.initializer:
+        init.ClearField("raw_data")
+        for field in ("float_data", "int64_data", "int32_data", "double_data"):
+            init.ClearField(field)
+    onnx.save(model, path)
+
+
+def export_onnx(name, model, size, out_dir):
+    x = torch.zeros(1, 3, size, size)
+    for mode, tm, fold in (("train", torch.onnx.TrainingMode.TRAINING, False),
+                           ("eval", torch.onnx.TrainingMode.EVAL, True)):
+        path = os.path.join(out_dir, f"{name}_{mode}.onnx")
+        model.train(mode == "train")
+        torch.onnx.export(model, x, path, training=tm, do_constant_folding=fold,
+                          opset_version=13, input_names=["input"], output_names=["output"])
+        strip_payloads(path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--onnx", action="store_true")
+    args = ap.parse_args()
+    torch.manual_seed(0)
+    result = {"generator": "validation/oracle/export_torchvision.py",
+              "torch": torch.__version__, "torchvision": torchvision.__version__,
+              "mode": "eval, batch 1", "models": {}}
+    for name, size in MODELS.items():
+        model = build(name).eval()
+        params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        buffers = sum(b.numel() for n, b in model.named_buffers()
+                      if n.endswith("running_mean") or n.endswith("running_var"))
+        layers = leaf_records(model, size)
+        result["models"][name] = {
+            "input": [3, size, size], "params": params, "bn_running_stats": buffers,
+            "macs": sum(l["macs"] for l in layers), "layers": layers}
+        print(name, params, result["models"][name]["macs"], flush=True)
+        if args.onnx and name in ONNX_MODELS:
+            export_onnx(name, model, size, os.path.join(args.out, "onnx"))
+    with open(os.path.join(args.out, "torchvision_reference.json"), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
