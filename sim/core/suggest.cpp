@@ -50,6 +50,16 @@ std::optional<std::string> closest_name(std::string_view name,
 
 std::string suggest(std::string_view name, const std::vector<std::string>& candidates) {
   if (auto best = closest_name(name, candidates)) return fmt::format("did you mean '{}'?", *best);
+  // One name is a short form of the other: "v100" of "v100-pcie" and "v100-sxm2",
+  // "conv" of "convolution", "train" of "training".
+  std::vector<std::string> extensions;
+  for (const auto& c : candidates) {
+    const size_t common = std::min(name.size(), c.size());
+    if (common >= 2 && c.size() != name.size() && edit_distance(c.substr(0, common), name.substr(0, common)) == 0)
+      extensions.push_back("'" + c + "'");
+  }
+  if (!extensions.empty() && extensions.size() <= 4)
+    return fmt::format("did you mean {}?", fmt::join(extensions, " or "));
   if (candidates.size() <= 24) return fmt::format("valid: {}", fmt::join(candidates, ", "));
   return fmt::format("{} valid names; see the documentation", candidates.size());
 }

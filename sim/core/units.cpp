@@ -79,6 +79,17 @@ std::string describe(UnitKind kind) {
   return "";
 }
 
+std::string typical_suffix(UnitKind kind) {
+  switch (kind) {
+    case UnitKind::bytes: return "GB";
+    case UnitKind::bandwidth: return "Gbps";
+    case UnitKind::time: return "us";
+    case UnitKind::frequency: return "GHz";
+    case UnitKind::flop_rate: return "Tflops";
+  }
+  return "";
+}
+
 std::vector<std::string> unit_suffixes(UnitKind kind) {
   std::vector<std::string> out;
   for (const auto& [suffix, scale] : table(kind)) out.push_back(suffix);
@@ -98,8 +109,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
   while (!suffix.empty() && suffix.front() == ' ') suffix.erase(suffix.begin());
   if (suffix.empty()) {
     throw UnitError(fmt::format("'{}' has no unit; expected {}", s, describe(kind)),
-                    fmt::format("write e.g. '{}{}'", s, table(kind).size() > 3 ? table(kind)[3].first
-                                                                              : table(kind)[0].first));
+                    fmt::format("write e.g. '{}{}'", s, typical_suffix(kind)));
   }
   for (const auto& [name, scale] : table(kind)) {
     if (name == suffix) {

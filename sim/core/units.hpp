@@ -20,6 +20,9 @@ enum class UnitKind { bytes, bandwidth, time, frequency, flop_rate };
 // "a size in bytes (e.g. 16GB, 512MiB)" and so on.
 std::string describe(UnitKind kind);
 
+// The suffix a user most likely means for a kind ("Gbps" for a bandwidth).
+std::string typical_suffix(UnitKind kind);
+
 // The suffixes a kind accepts, for error messages and suggestions.
 std::vector<std::string> unit_suffixes(UnitKind kind);
 

@@ -1,0 +1,98 @@
+#include "cli/commands.hpp"
+
+#include <iostream>
+#include <map>
+
+#include "core/error.hpp"
+#include "core/suggest.hpp"
+#include "report/hardware_report.hpp"
+#include "report/model_report.hpp"
+#include "report/run_report.hpp"
+#include "scenario/catalog_loader.hpp"
+#include "scenario/model_source.hpp"
+#include "scenario/scenario.hpp"
+
+namespace dlsim::cli {
+namespace {
+
+const std::map<std::string, report::Format> kFormats = {
+    {"table", report::Format::table}, {"json", report::Format::json}, {"csv", report::Format::csv}};
+
+CLI::Option* add_format(CLI::App& cmd, std::string& format) {
+  return cmd.add_option("--format", format, "table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->default_val("table");
+}
+
+}  // namespace
+
+void add_model_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("model", "A network's layers, parameters, FLOPs and memory");
+  auto model = std::make_shared<std::string>();
+  auto batch = std::make_shared<int64_t>(1);
+  auto dtype = std::make_shared<std::string>("fp32");
+  auto format = std::make_shared<std::string>();
+  cmd->add_option("model", *model, "a zoo name, or a .toml or .onnx file")->required();
+  cmd->add_option("--batch", *batch, "samples per batch")->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  cmd->add_option("--dtype", *dtype, "fp32, tf32, fp16 or bf16")->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
+  add_format(*cmd, *format);
+  cmd->callback([=] {
+    const std::map<std::string, graph::DataType> types = {{"fp32", graph::DataType::fp32},
+                                                          {"tf32", graph::DataType::tf32},
+                                                          {"fp16", graph::DataType::fp16},
+                                                          {"bf16", graph::DataType::bf16}};
+    const auto graph = scenario::load_model(*model);
+    std::cout << report::model_text(graph, *batch, types.at(*dtype), kFormats.at(*format));
+  });
+}
+
+void add_hw_command(CLI::App& app) {
+  auto* hw = app.add_subcommand("hw", "The hardware catalog");
+  hw->require_subcommand(1);
+  auto format = std::make_shared<std::string>();
+  auto* list = hw->add_subcommand("list", "Every GPU, CPU and instance");
+  add_format(*list, *format);
+  list->callback([=] { std::cout << report::catalog_text(scenario::builtin_catalog(), kFormats.at(*format)); });
+
+  auto name = std::make_shared<std::string>();
+  auto show_format = std::make_shared<std::string>();
+  auto* show = hw->add_subcommand("show", "One catalog entry in full, with its sources");
+  show->add_option("name", *name, "a GPU, CPU, instance, NIC, PCIe link or billing rule")->required();
+  add_format(*show, *show_format);
+  show->callback([=] {
+    const auto& catalog = scenario::builtin_catalog();
+    auto text = report::catalog_entry_text(catalog, *name, kFormats.at(*show_format));
+    if (!text)
+      throw InputError(Problem{{"dlsim hw show", 0, 0}, "name", *name, "names no catalog entry",
+                               suggest(*name, report::catalog_entry_names(catalog))});
+    std::cout << *text;
+  });
+}
+
+void add_run_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "One prediction for a scenario");
+  auto path = std::make_shared<std::string>();
+  auto sets = std::make_shared<std::vector<std::string>>();
+  auto format = std::make_shared<std::string>();
+  cmd->add_option("scenario", *path, "scenario file (.toml)")->required();
+  cmd->add_option("--set", *sets, "override a scenario key, e.g. --set workload.batch=64")->allow_extra_args(false);
+  add_format(*cmd, *format);
+  cmd->callback([=] {
+    std::vector<scenario::Override> overrides;
+    ProblemList problems;
+    for (const auto& s : *sets) {
+      try {
+        overrides.push_back(scenario::parse_override(s));
+      } catch (const InputError& e) {
+        problems.add(e);
+      }
+    }
+    problems.throw_if_any();
+    const auto& catalog = scenario::builtin_catalog();
+    const auto spec = scenario::load_scenario(*path, overrides, catalog);
+    const auto model = scenario::load_model(spec.workload.model);
+    std::cout << report::run_text(spec, model, catalog, kFormats.at(*format));
+  });
+}
+
+}  // namespace dlsim::cli

@@ -1,0 +1,52 @@
+#include "hardware/catalog.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/suggest.hpp"
+
+namespace dlsim::hardware {
+namespace {
+
+template <typename T>
+const T* find_named(const std::vector<T>& items, const std::string& name) {
+  for (const auto& item : items)
+    if (item.name == name) return &item;
+  return nullptr;
+}
+
+template <typename T>
+std::vector<std::string> names_of(const std::vector<T>& items) {
+  std::vector<std::string> names;
+  for (const auto& item : items) names.push_back(item.name);
+  return names;
+}
+
+}  // namespace
+
+const Gpu* Catalog::find_gpu(const std::string& name) const { return find_named(gpus, name); }
+const Cpu* Catalog::find_cpu(const std::string& name) const { return find_named(cpus, name); }
+const Nic* Catalog::find_nic(const std::string& name) const { return find_named(nics, name); }
+const PcieLink* Catalog::find_pcie_link(const std::string& name) const { return find_named(pcie_links, name); }
+const BillingRule* Catalog::find_billing_rule(const std::string& name) const { return find_named(billing_rules, name); }
+const Instance* Catalog::find_instance(const std::string& name) const { return find_named(instances, name); }
+
+const Gpu& Catalog::gpu(const std::string& name) const {
+  if (const auto* g = find_gpu(name)) return *g;
+  throw std::out_of_range(fmt::format("unknown GPU '{}' ({})", name, suggest(name, gpu_names())));
+}
+
+const Instance& Catalog::instance(const std::string& name) const {
+  if (const auto* i = find_instance(name)) return *i;
+  throw std::out_of_range(fmt::format("unknown instance '{}' ({})", name, suggest(name, instance_names())));
+}
+
+std::vector<std::string> Catalog::gpu_names() const { return names_of(gpus); }
+std::vector<std::string> Catalog::cpu_names() const { return names_of(cpus); }
+std::vector<std::string> Catalog::nic_names() const { return names_of(nics); }
+std::vector<std::string> Catalog::pcie_link_names() const { return names_of(pcie_links); }
+std::vector<std::string> Catalog::billing_rule_names() const { return names_of(billing_rules); }
+std::vector<std::string> Catalog::instance_names() const { return names_of(instances); }
+
+}  // namespace dlsim::hardware

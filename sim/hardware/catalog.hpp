@@ -1,0 +1,124 @@
+#pragma once
+// The hardware catalog: what each GPU, CPU, link, NIC and cloud instance can do and
+// costs.  The numbers live in data files (sim/hardware/catalog/*.toml), each citing its
+// source; sim/scenario parses them into these structs, so that this module stays free of
+// any file format.  All quantities are in SI units.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlsim::hardware {
+
+struct PcieLink {
+  std::string name;               // "pcie3x16"
+  int generation = 0;
+  int lanes = 0;
+  double theoretical_Bps = 0;     // per direction
+  double typical_Bps = 0;         // per direction, as copies usually achieve
+  std::string source;
+};
+
+struct Gpu {
+  std::string name;               // catalog key, e.g. "v100-sxm2"
+  std::string full_name;
+  std::string architecture;
+  int sm_count = 0;
+  double base_clock_Hz = 0;
+  double boost_clock_Hz = 0;
+  double fp32_flops = 0;          // dense peak at boost clock
+  double fp16_flops = 0;          // non-tensor FP16
+  double tf32_tensor_flops = 0;   // 0 where there are no TF32 tensor cores
+  double fp16_tensor_flops = 0;   // dense; 0 where there are no tensor cores
+  double memory_bytes = 0;
+  double memory_bandwidth_Bps = 0;
+  std::string host_link;          // a PcieLink name
+  double nvlink_bandwidth_Bps = 0;  // total per GPU, both directions; 0 without NVLink
+  int nvlink_links = 0;
+  std::string source;
+};
+
+struct Cpu {
+  std::string name;
+  std::string full_name;
+  int cores_per_socket = 0;
+  int threads_per_core = 0;
+  double base_clock_Hz = 0;
+  double turbo_clock_Hz = 0;
+  std::string simd;               // "sse4.2", "avx2", "avx512"
+  int fp32_flops_per_cycle = 0;   // per core: SIMD width x FMA units x 2
+  double memory_bandwidth_Bps = 0;  // per socket
+  std::string source;
+
+  double peak_fp32_flops_per_core() const { return base_clock_Hz * fp32_flops_per_cycle; }
+};
+
+struct Nic {
+  std::string name;
+  double bandwidth_Bps = 0;       // per direction
+  std::string source;
+};
+
+struct BillingRule {
+  std::string name;
+  double granularity_s = 0;       // the billed time is rounded up to a multiple of this
+  double minimum_s = 0;           // and is at least this
+  std::string valid_from;         // ISO date; empty when unknown
+  std::string valid_until;        // ISO date; empty while current
+  std::string source;
+};
+
+struct Instance {
+  std::string name;
+  std::string provider;
+  int vcpus = 0;
+  std::string cpu;
+  double memory_bytes = 0;
+  std::string gpu;                // empty for CPU-only instances
+  int gpus = 0;
+  int gpus_per_pcie_switch = 0;   // GPUs sharing one switch's uplink to the host
+  std::string nvlink;             // "none", "hybrid-cube-mesh", "nvswitch"
+  std::string nic;
+  double network_bandwidth_Bps = 0;
+  double price_usd_per_hour = 0;
+  std::string price_date;
+  std::string billing;            // a BillingRule name
+  std::string source;
+};
+
+class Catalog {
+ public:
+  std::vector<Gpu> gpus;
+  std::vector<Cpu> cpus;
+  std::vector<Nic> nics;
+  std::vector<PcieLink> pcie_links;
+  std::vector<BillingRule> billing_rules;
+  std::vector<Instance> instances;
+
+  // find_*() return nullptr when absent; the plain names throw std::out_of_range with the
+  // closest valid name.
+  const Gpu* find_gpu(const std::string& name) const;
+  const Cpu* find_cpu(const std::string& name) const;
+  const Nic* find_nic(const std::string& name) const;
+  const PcieLink* find_pcie_link(const std::string& name) const;
+  const BillingRule* find_billing_rule(const std::string& name) const;
+  const Instance* find_instance(const std::string& name) const;
+  const Gpu& gpu(const std::string& name) const;
+  const Instance& instance(const std::string& name) const;
+
+  std::vector<std::string> gpu_names() const;
+  std::vector<std::string> cpu_names() const;
+  std::vector<std::string> nic_names() const;
+  std::vector<std::string> pcie_link_names() const;
+  std::vector<std::string> billing_rule_names() const;
+  std::vector<std::string> instance_names() const;
+};
+
+// The catalog's data files as compiled into dlsim: {file name, text}.
+struct CatalogFile {
+  std::string name;
+  std::string text;
+};
+const std::vector<CatalogFile>& embedded_catalog_files();
+
+}  // namespace dlsim::hardware

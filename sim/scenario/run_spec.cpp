@@ -1,0 +1,33 @@
+#include "scenario/run_spec.hpp"
+
+namespace dlsim::scenario {
+
+std::string to_string(WorkloadKind kind) { return kind == WorkloadKind::train ? "train" : "infer"; }
+
+std::string to_string(Precision precision) {
+  switch (precision) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::fp16: return "fp16";
+    case Precision::amp: return "amp";
+  }
+  return "?";
+}
+
+int optimizer_slots(const std::string& optimizer) {
+  if (optimizer == "adam") return 2;
+  if (optimizer == "sgd_momentum") return 1;
+  return 0;
+}
+
+graph::DataType compute_type(Precision precision) {
+  switch (precision) {
+    case Precision::fp32: return graph::DataType::fp32;
+    case Precision::tf32: return graph::DataType::tf32;
+    case Precision::fp16:
+    case Precision::amp: return graph::DataType::fp16;
+  }
+  return graph::DataType::fp32;
+}
+
+}  // namespace dlsim::scenario

@@ -1,0 +1,62 @@
+#pragma once
+// A scenario after validation: plain structs with every default filled in and every name
+// resolved against the catalog.  The simulation reads these, never a file.
+
+#include <optional>
+#include <string>
+
+#include "graph/cost.hpp"
+
+namespace dlsim::scenario {
+
+enum class WorkloadKind { train, infer };
+enum class Precision { fp32, tf32, fp16, amp };
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::train;
+  std::string model;        // a zoo name, or a path resolved against the scenario's folder
+  int64_t batch = 0;        // per device per step (training) or per request (serving)
+  Precision precision = Precision::fp32;
+};
+
+struct SystemSpec {
+  std::string instance;     // catalog instance; empty when only a device is given
+  std::string device;       // "cpu" or a catalog GPU
+  int devices = 1;          // devices in total
+  int nodes = 1;            // instances, from devices and the instance's devices per node
+  int threads = 1;          // CPU compute threads
+  std::string profile;      // calibration profile path; empty: the device's default
+  double network_bandwidth_Bps = 0;  // overrides the instance NIC's bandwidth when > 0
+  double network_latency_s = 0;      // overrides the network calibration's latency when > 0
+};
+
+struct TrainingSpec {
+  std::string strategy = "single";       // "single", "allreduce", "ps_sync", "ps_async"
+  std::string optimizer = "sgd_momentum";  // "sgd", "sgd_momentum", "adam"
+};
+
+// FP32 tensors of optimizer state per parameter: momentum keeps one, Adam two.
+int optimizer_slots(const std::string& optimizer);
+
+struct ServingSpec {
+  std::string deployment = "in-process";  // "in-process", "local", "remote"
+  std::string protocol;                   // "http", "grpc"; empty in-process
+  std::string mode = "sync";              // "sync", "async"
+  int concurrency = 1;
+  std::string client_instance;            // for "remote"
+};
+
+struct RunSpec {
+  std::string source;       // the scenario file
+  WorkloadSpec workload;
+  SystemSpec system;
+  std::optional<TrainingSpec> training;
+  std::optional<ServingSpec> serving;
+};
+
+std::string to_string(WorkloadKind kind);
+std::string to_string(Precision precision);
+// The data type activations are computed in: AMP computes in FP16.
+graph::DataType compute_type(Precision precision);
+
+}  // namespace dlsim::scenario

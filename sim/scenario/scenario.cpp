@@ -1,0 +1,259 @@
+#include "scenario/scenario.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/suggest.hpp"
+#include "graph/zoo.hpp"
+#include "scenario/toml_reader.hpp"
+
+namespace dlsim::scenario {
+namespace fs = std::filesystem;
+namespace {
+
+// Deep-merges `from` into `into`: tables merge key by key, anything else replaces.
+void merge(toml::table& into, const toml::table& from) {
+  for (const auto& [key, node] : from) {
+    auto* existing = into.get(key);
+    if (existing && existing->is_table() && node.is_table()) {
+      merge(*existing->as_table(), *node.as_table());
+    } else {
+      into.insert_or_assign(key, node);
+    }
+  }
+}
+
+void apply_overrides(toml::table& root, const std::vector<Override>& overrides, ProblemList& problems) {
+  for (const auto& o : overrides) {
+    const std::string source = "--set " + o.text;
+    toml::table parsed;
+    try {
+      parsed = toml::parse(o.key + " = " + o.value, source);
+    } catch (const toml::parse_error&) {
+      // Not a TOML value: take it as a string, as a shell user means "--set workload.model=vgg16".
+      std::string quoted;
+      for (char c : o.value) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+      }
+      try {
+        parsed = toml::parse(o.key + " = \"" + quoted + "\"", source);
+      } catch (const toml::parse_error& e) {
+        problems.add(Problem{{source, 0, 0}, o.key, o.value,
+                             fmt::format("a dotted key such as workload.batch and a value ({})", e.description()),
+                             ""});
+        continue;
+      }
+    }
+    merge(root, parsed);
+  }
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string check_model(TableReader& r, const std::string& model, const fs::path& base) {
+  if (ends_with(model, ".toml") || ends_with(model, ".onnx")) {
+    const fs::path path = fs::path(model).is_absolute() ? fs::path(model) : base / model;
+    if (!fs::is_regular_file(path)) {
+      r.problem("model", model, fmt::format("names a model file that does not exist ({})", path.string()),
+                "paths are relative to the scenario's folder");
+      return model;
+    }
+    return path.string();
+  }
+  if (!graph::find_zoo_model(model))
+    r.problem("model", model, "expected a zoo model name or a path to a .toml or .onnx model",
+              suggest(model, graph::zoo_names()));
+  return model;
+}
+
+WorkloadSpec read_workload(TableReader& r, const fs::path& base) {
+  WorkloadSpec w;
+  if (auto kind = r.choice("kind", {"train", "infer"}, true))
+    w.kind = *kind == "train" ? WorkloadKind::train : WorkloadKind::infer;
+  if (auto model = r.string("model", true)) w.model = check_model(r, *model, base);
+  w.batch = r.integer("batch", 1, 1 << 20, true).value_or(0);
+  if (auto p = r.choice("precision", {"fp32", "tf32", "fp16", "amp"})) {
+    const std::pair<const char*, Precision> names[] = {
+        {"fp32", Precision::fp32}, {"tf32", Precision::tf32}, {"fp16", Precision::fp16}, {"amp", Precision::amp}};
+    for (const auto& [name, value] : names)
+      if (*p == name) w.precision = value;
+  }
+  r.finish();
+  return w;
+}
+
+SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
+  SystemSpec s;
+  const hardware::Instance* instance = nullptr;
+  if (auto name = r.string("instance")) {
+    instance = catalog.find_instance(*name);
+    if (instance) s.instance = *name;
+    else r.problem("instance", *name, "names no catalog instance", suggest(*name, catalog.instance_names()));
+  }
+  if (auto device = r.string("device")) {
+    if (*device != "cpu" && !catalog.find_gpu(*device)) {
+      auto valid = catalog.gpu_names();
+      valid.push_back("cpu");
+      r.problem("device", *device, "expected \"cpu\" or a catalog GPU", suggest(*device, valid));
+    } else if (instance && *device != "cpu" && *device != instance->gpu) {
+      r.problem("device", *device,
+                fmt::format("instance {} has {}", instance->name,
+                            instance->gpu.empty() ? "no GPU" : "GPUs of type " + instance->gpu),
+                instance->gpu.empty() ? "use device = \"cpu\"" : fmt::format("use device = \"{}\"", instance->gpu));
+    }
+    s.device = *device;
+  } else if (instance) {
+    s.device = instance->gpu.empty() ? "cpu" : instance->gpu;
+  } else if (!r.has("instance")) {
+    r.problem("device", "", "system.device or system.instance is required",
+              "e.g. device = \"v100-sxm2\" or instance = \"p3.2xlarge\"");
+  }
+  s.devices = static_cast<int>(r.integer("devices", 1, 1 << 20).value_or(1));
+  if (instance && instance->gpus > 0 && s.device != "cpu" && s.devices > instance->gpus) {
+    if (s.devices % instance->gpus != 0)
+      r.problem("devices", std::to_string(s.devices),
+                fmt::format("a multiple of {} (the GPUs of one {}) when more than one node is used", instance->gpus,
+                            instance->name));
+    s.nodes = (s.devices + instance->gpus - 1) / instance->gpus;
+  }
+  s.threads = static_cast<int>(r.integer("threads", 1, 1 << 16).value_or(instance ? instance->vcpus : 1));
+  if (instance && s.threads > instance->vcpus)
+    r.problem("threads", std::to_string(s.threads), fmt::format("at most the {} vCPUs of {}", instance->vcpus,
+                                                                instance->name));
+  s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
+  s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
+  if (auto profile = r.string("profile")) {
+    const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
+    if (!fs::is_regular_file(path))
+      r.problem("profile", *profile, fmt::format("names a calibration profile that does not exist ({})", path.string()),
+                "paths are relative to the scenario's folder");
+    s.profile = path.string();
+  }
+  r.finish();
+  return s;
+}
+
+TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
+  TrainingSpec t;
+  const auto strategy = r.choice("strategy", {"single", "allreduce", "ps_sync", "ps_async"});
+  if (strategy) t.strategy = *strategy;
+  t.optimizer = r.choice("optimizer", {"sgd", "sgd_momentum", "adam"}).value_or(t.optimizer);
+  if (!strategy && system.devices > 1 && !r.has("strategy"))
+    r.problem("strategy", "", fmt::format("is required with {} devices", system.devices),
+              "e.g. strategy = \"allreduce\"");
+  if (strategy && *strategy == "single" && system.devices > 1)
+    r.problem("strategy", *strategy, fmt::format("\"single\" trains on one device, but system.devices = {}",
+                                                 system.devices),
+              "use \"allreduce\", \"ps_sync\" or \"ps_async\", or set system.devices = 1");
+  if (strategy && *strategy != "single" && system.devices == 1)
+    r.problem("strategy", *strategy, "distributed training needs system.devices > 1");
+  r.finish();
+  return t;
+}
+
+ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog) {
+  ServingSpec s;
+  s.deployment = r.choice("deployment", {"in-process", "local", "remote"}).value_or("in-process");
+  const bool in_process = s.deployment == "in-process";
+  if (auto protocol = r.choice("protocol", {"http", "grpc"}, !in_process && !r.has("protocol"))) {
+    if (in_process)
+      r.problem("protocol", *protocol, "an in-process deployment calls the framework directly, without a protocol",
+                "remove serving.protocol or use deployment = \"local\"");
+    s.protocol = *protocol;
+  }
+  s.mode = r.choice("mode", {"sync", "async"}).value_or("sync");
+  if (in_process && s.mode == "async")
+    r.problem("mode", s.mode, "an in-process deployment is synchronous only (study A: library calls are not parallel)");
+  s.concurrency = static_cast<int>(r.integer("concurrency", 1, 1 << 16).value_or(1));
+  if (auto client = r.string("client_instance")) {
+    if (s.deployment != "remote")
+      r.problem("client_instance", *client, "applies only to deployment = \"remote\"");
+    else if (!catalog.find_instance(*client))
+      r.problem("client_instance", *client, "names no catalog instance", suggest(*client, catalog.instance_names()));
+    s.client_instance = *client;
+  } else if (s.deployment == "remote") {
+    r.problem("client_instance", "", "is required for deployment = \"remote\"", "e.g. client_instance = \"t3.2xlarge\"");
+  }
+  r.finish();
+  return s;
+}
+
+}  // namespace
+
+Override parse_override(const std::string& argument) {
+  const auto eq = argument.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(Problem{{"--set", 0, 0}, "", argument, "expected key=value, e.g. --set workload.batch=64", ""});
+  return Override{argument.substr(0, eq), argument.substr(eq + 1), argument};
+}
+
+RunSpec parse_scenario(const std::string& text, const std::string& source_name, const std::vector<Override>& overrides,
+                       const hardware::Catalog& catalog) {
+  ProblemList problems;
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), ""});
+  }
+  apply_overrides(root, overrides, problems);
+  const fs::path base = fs::path(source_name).parent_path();
+  OverrideSources sources;
+  for (const auto& o : overrides) sources.emplace_back(o.key, o.text);
+
+  RunSpec spec;
+  spec.source = source_name;
+  TableReader top(root, "", problems, &sources);
+  top.string("description");
+  const auto* workload = top.table("workload");
+  const auto* system = top.table("system");
+  if (!workload && !top.has("workload")) top.problem("workload", "", "the [workload] section is required");
+  if (!system && !top.has("system")) top.problem("system", "", "the [system] section is required");
+  if (workload) {
+    TableReader r(*workload, "workload", problems, &sources);
+    spec.workload = read_workload(r, base);
+  }
+  if (system) {
+    TableReader r(*system, "system", problems, &sources);
+    spec.system = read_system(r, catalog, base);
+  }
+  if (const auto* training = top.table("training")) {
+    TableReader r(*training, "training", problems, &sources);
+    if (spec.workload.kind != WorkloadKind::train)
+      r.problem("", "", "the [training] section applies to workload.kind = \"train\"");
+    spec.training = read_training(r, spec.system);
+  } else if (spec.workload.kind == WorkloadKind::train && workload) {
+    const toml::table none;
+    TableReader r(none, "training", problems, &sources);
+    spec.training = read_training(r, spec.system);
+  }
+  if (const auto* serving = top.table("serving")) {
+    TableReader r(*serving, "serving", problems, &sources);
+    if (spec.workload.kind != WorkloadKind::infer)
+      r.problem("", "", "the [serving] section applies to workload.kind = \"infer\"");
+    spec.serving = read_serving(r, catalog);
+  } else if (spec.workload.kind == WorkloadKind::infer) {
+    spec.serving = ServingSpec{};
+  }
+  top.finish();
+  problems.throw_if_any();
+  return spec;
+}
+
+RunSpec load_scenario(const std::string& path, const std::vector<Override>& overrides,
+                      const hardware::Catalog& catalog) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(Problem{{path, 0, 0}, "", "", "a readable scenario file; it cannot be opened", "check the path"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), path, overrides, catalog);
+}
+
+}  // namespace dlsim::scenario

@@ -1,0 +1,70 @@
+// Valid commands succeed, print the keys DESIGN.md fixes, and are byte-identical run to run.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+std::pair<int, std::string> run(const std::string& args) {
+  FILE* pipe = popen((std::string(DLSIM_BINARY) + " " + args + " 2>/dev/null").c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST(Commands, ModelJsonHasTheFixedKeys) {
+  const auto [code, out] = run("model resnet50 --format json");
+  ASSERT_EQ(code, 0);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["params"], 25557032);
+  EXPECT_NEAR(j["forward_flops_per_sample"].get<double>() / 1e9, 8.2, 0.1);
+  EXPECT_GT(j["layers"].size(), 100u);
+  EXPECT_EQ(j["generator"]["tool"], "dlsim");
+}
+
+TEST(Commands, HwListJsonHasTheFixedShape) {
+  const auto [code, out] = run("hw list --format json");
+  ASSERT_EQ(code, 0);
+  const auto j = nlohmann::json::parse(out);
+  for (const char* key : {"gpus", "cpus", "instances"}) {
+    ASSERT_TRUE(j[key].is_array()) << key;
+    for (const auto& entry : j[key]) EXPECT_TRUE(entry["name"].is_string());
+  }
+  const auto [show_code, show] = run("hw show p2.16xlarge");
+  EXPECT_EQ(show_code, 0);
+  EXPECT_NE(show.find("source"), std::string::npos);
+}
+
+TEST(Commands, EveryShippedScenarioRuns) {
+  for (const char* s : {"default", "study_a_remote_grpc", "study_b_mnist_cpu", "study_c_vgg16_ps"}) {
+    const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/" + s + ".toml --format json");
+    EXPECT_EQ(code, 0) << s;
+    EXPECT_NO_THROW((void)nlohmann::json::parse(out)) << s;
+  }
+}
+
+TEST(Commands, SameInputsGiveByteIdenticalOutput) {
+  const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
+  EXPECT_EQ(run(args).second, run(args).second);
+  EXPECT_EQ(run("model inception_v3 --format csv --batch 8").second,
+            run("model inception_v3 --format csv --batch 8").second);
+}
+
+TEST(Commands, ModelFilesFromEveryFormat) {
+  EXPECT_EQ(run(std::string("model ") + DLSIM_SOURCE_DIR "/scenarios/models/study_c_cifar10_3block.toml").first, 0);
+  const auto [code, out] =
+      run(std::string("model ") + DLSIM_SOURCE_DIR "/validation/oracle/onnx/resnet50_eval.onnx --format json");
+  ASSERT_EQ(code, 0);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["params"], 25557032 - 26560);
+  EXPECT_NE(j["notes"].dump().find("folded"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "scenario/catalog_loader.hpp"
+#include "scenario/scenario.hpp"
+
+namespace dlsim::scenario {
+namespace {
+
+RunSpec parse(const std::string& text, const std::vector<std::string>& sets = {}) {
+  std::vector<Override> overrides;
+  for (const auto& s : sets) overrides.push_back(parse_override(s));
+  return parse_scenario(text, "test.toml", overrides, builtin_catalog());
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+  try {
+    parse(text, sets);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kTrain = R"(
+[workload]
+kind = "train"
+model = "resnet50"
+batch = 32
+
+[system]
+instance = "p2.16xlarge"
+devices = 16
+
+[training]
+strategy = "allreduce"
+)";
+
+TEST(Scenario, FillsDefaultsFromTheInstance) {
+  const RunSpec spec = parse(kTrain);
+  EXPECT_EQ(spec.workload.kind, WorkloadKind::train);
+  EXPECT_EQ(spec.workload.precision, Precision::fp32);
+  EXPECT_EQ(spec.system.device, "k80");
+  EXPECT_EQ(spec.system.devices, 16);
+  EXPECT_EQ(spec.system.nodes, 1);
+  EXPECT_EQ(spec.system.threads, 64);
+  EXPECT_EQ(spec.training->strategy, "allreduce");
+  EXPECT_EQ(spec.training->optimizer, "sgd_momentum");
+  EXPECT_FALSE(spec.serving);
+}
+
+TEST(Scenario, DevicesBeyondOneInstanceMakeNodes) {
+  EXPECT_EQ(parse(kTrain, {"system.devices=64"}).system.nodes, 4);
+}
+
+TEST(Scenario, OverridesAreTypedLikeTheFile) {
+  const RunSpec spec = parse(kTrain, {"workload.batch=64", "workload.model=vgg16", "workload.precision=amp"});
+  EXPECT_EQ(spec.workload.batch, 64);
+  EXPECT_EQ(spec.workload.model, "vgg16");
+  EXPECT_EQ(spec.workload.precision, Precision::amp);
+  const std::string err = error_of(kTrain, {"workload.batch=many"});
+  EXPECT_NE(err.find("--set workload.batch=many"), std::string::npos) << err;
+  EXPECT_NE(err.find("expected an integer"), std::string::npos) << err;
+}
+
+TEST(Scenario, QuantitiesNeedUnits) {
+  const RunSpec spec = parse(kTrain, {"system.network_bandwidth=\"25Gbps\"", "system.network_latency=5us"});
+  EXPECT_DOUBLE_EQ(spec.system.network_bandwidth_Bps, 25e9 / 8);
+  EXPECT_DOUBLE_EQ(spec.system.network_latency_s, 5e-6);
+  EXPECT_NE(error_of(kTrain, {"system.network_bandwidth=25"}).find("a bare number has no unit"), std::string::npos);
+}
+
+TEST(Scenario, ServingDefaultsAndRules) {
+  const RunSpec spec = parse(R"(
+[workload]
+kind = "infer"
+model = "resnet50"
+batch = 8
+[system]
+instance = "p3.2xlarge"
+[serving]
+deployment = "remote"
+protocol = "grpc"
+mode = "async"
+concurrency = 4
+client_instance = "t3.2xlarge"
+)");
+  EXPECT_EQ(spec.serving->deployment, "remote");
+  EXPECT_EQ(spec.serving->concurrency, 4);
+  EXPECT_FALSE(spec.training);
+}
+
+TEST(Scenario, ReportsEveryProblemInOnePass) {
+  try {
+    parse(R"(
+[workload]
+kind = "train"
+model = "resnet5"
+batch = 0
+colour = "blue"
+[system]
+device = "v10"
+)");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problems().size(), 4u) << e.what();
+  }
+}
+
+TEST(Scenario, OverrideNeedsAnEqualsSign) {
+  EXPECT_THROW(parse_override("workload.batch"), InputError);
+  EXPECT_THROW(parse_override("=5"), InputError);
+  EXPECT_EQ(parse_override("a.b=c=d").value, "c=d");
+}
+
+}  // namespace
+}  // namespace dlsim::scenario
