@@ -141,6 +141,11 @@ std::string format_bandwidth(double bytes_per_s) {
   return fmt::format("{:.4g} bit/s", bits);
 }
 
+std::string format_byte_rate(double bytes_per_s) {
+  if (bytes_per_s >= 1e9) return fmt::format("{:.4g} GB/s", bytes_per_s / 1e9);
+  return fmt::format("{:.4g} MB/s", bytes_per_s / 1e6);
+}
+
 std::string format_time(double seconds) {
   if (seconds >= 1.0) return fmt::format("{:.4g} s", seconds);
   if (seconds >= 1e-3) return fmt::format("{:.4g} ms", seconds * 1e3);

@@ -42,7 +42,8 @@ class UnitError : public std::invalid_argument {
 
 // Human-readable forms for reports: "25 Gbit/s", "16.0 GiB", "5.0 us".
 std::string format_bytes(double bytes);
-std::string format_bandwidth(double bytes_per_s);
+std::string format_bandwidth(double bytes_per_s);    // in bits: "25 Gbit/s" (networks)
+std::string format_byte_rate(double bytes_per_s);    // in bytes: "900 GB/s" (memory, PCIe, NVLink)
 std::string format_time(double seconds);
 std::string format_flops(double flops);
 

@@ -59,7 +59,8 @@ std::string entry_table(const ordered_json& entry) {
   std::string out;
   for (const auto& [key, value] : entry.items()) {
     std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key.size() > 4 && key.compare(key.size() - 4, 4, "_Bps") == 0) text = format_bandwidth(value.get<double>());
+    if (key.size() > 4 && key.compare(key.size() - 4, 4, "_Bps") == 0)
+      text = entry["kind"] == "nic" ? format_bandwidth(value.get<double>()) : format_byte_rate(value.get<double>());
     else if (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0) text = format_bytes(value.get<double>());
     else if (key.size() > 6 && key.compare(key.size() - 6, 6, "_flops") == 0 && value.get<double>() > 0)
       text = format_flops(value.get<double>()) + "FLOP/s";
@@ -91,13 +92,13 @@ std::string catalog_text(const hardware::Catalog& c, Format format) {
   for (const auto& g : c.gpus)
     out += fmt::format("{:<12} {:>4} {:>10} {:>10} {:>11} {:>9} {:>12}\n", g.name, g.sm_count,
                        format_flops(g.fp32_flops) + "F", g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-",
-                       format_bytes(g.memory_bytes), fmt::format("{:.0f} GB/s", g.memory_bandwidth_Bps / 1e9), g.host_link);
+                       format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps), g.host_link);
   out += fmt::format("\n{:<24} {:>6} {:>10} {:>8}\n", "CPU", "cores", "clock", "SIMD");
   for (const auto& p : c.cpus)
     out += fmt::format("{:<24} {:>6} {:>10} {:>8}\n", p.name, p.cores_per_socket,
                        fmt::format("{:.2f} GHz", p.base_clock_Hz / 1e9), p.simd);
   out += fmt::format("\n{:<22} {:>6} {:>5} {:<10} {:>5} {:>14} {:>10} {:<18}\n", "instance", "vCPUs", "GPUs", "GPU",
-                     "node", "network", "USD/h", "billing");
+                     "cloud", "network", "USD/h", "billing");
   for (const auto& i : c.instances) {
     const auto* nic = c.find_nic(i.nic);
     out += fmt::format("{:<22} {:>6} {:>5} {:<10} {:>5} {:>14} {:>10.4f} {:<18}\n", i.name, i.vcpus, i.gpus,
