@@ -213,11 +213,12 @@ ModelTotals model_totals(const Graph& graph, int64_t batch, DataType type) {
     t.saved_activation_bytes += c.saved_activation_bytes;
     if (!n.train_only) {
       t.macs_per_sample += c.macs;
-      t.forward_flops_per_sample += c.forward_flops;
+      t.forward_other_flops_per_sample += c.forward_flops - 2.0 * static_cast<double>(c.macs);
     }
   }
   t.macs_per_sample /= batch;
-  t.forward_flops_per_sample /= static_cast<double>(batch);
+  t.forward_flops_per_sample = 2.0 * static_cast<double>(t.macs_per_sample);
+  t.forward_other_flops_per_sample /= static_cast<double>(batch);
   t.training_flops_per_sample /= static_cast<double>(batch);
 
   // Largest live set of an inference pass: a tensor lives from its producer to its last

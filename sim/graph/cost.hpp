@@ -50,7 +50,10 @@ struct ModelTotals {
   int64_t params = 0;
   int64_t state = 0;
   int64_t macs_per_sample = 0;          // inference path (train-only heads excluded)
-  double forward_flops_per_sample = 0;  // inference path
+  // 2 x macs_per_sample: the convention of published FLOP counts ("ResNet-50: 8.2 GFLOPs").
+  double forward_flops_per_sample = 0;
+  // What the convention leaves out: biases, normalisation, activations, pooling, additions.
+  double forward_other_flops_per_sample = 0;
   double training_flops_per_sample = 0; // forward + backward, train-only heads included
   double saved_activation_bytes = 0;    // per batch, training
   double peak_inference_activation_bytes = 0;  // per batch: largest live set of a forward pass

@@ -21,7 +21,11 @@ int64_t window_output(int64_t size, int pad_begin, int pad_end, int kernel, int 
 
 int64_t elements(const Dims& dims) {
   int64_t n = 1;
-  for (auto d : dims) n *= d;
+  for (auto d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
+      throw GraphError(fmt::format("a tensor of shape {} is beyond what dlsim models (2^40 elements per sample)",
+                                   to_string(dims)));
+  }
   return n;
 }
 
@@ -51,6 +55,7 @@ NodeId Graph::push(const std::string& name, OpKind kind, OpAttrs attrs, std::vec
   for (auto d : out)
     if (d <= 0)
       throw GraphError(fmt::format("node '{}' would produce an empty output of shape {}", name, to_string(out)));
+  (void)elements(out);
   Node node;
   node.id = static_cast<NodeId>(nodes_.size());
   node.name = name;
@@ -78,6 +83,13 @@ NodeId Graph::conv(const std::string& name, NodeId in, const ConvAttrs& a) {
     throw GraphError(fmt::format("convolution '{}' has a non-positive size, stride, dilation or group count, "
                                  "or a negative padding",
                                  name));
+  for (int v : {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.dilation_h, a.dilation_w, a.pad_top, a.pad_left,
+                a.pad_bottom, a.pad_right})
+    if (v > kMaxWindow)
+      throw GraphError(fmt::format("convolution '{}': kernel, stride, dilation and padding must be at most {}", name,
+                                   kMaxWindow));
+  if (a.out_channels > kMaxDim || a.groups > kMaxDim)
+    throw GraphError(fmt::format("convolution '{}': at most {} channels and groups", name, kMaxDim));
   if (x[0] % a.groups != 0 || a.out_channels % a.groups != 0)
     throw GraphError(fmt::format("convolution '{}': {} input and {} output channels are not divisible by {} groups",
                                  name, x[0], a.out_channels, a.groups));
@@ -86,7 +98,11 @@ NodeId Graph::conv(const std::string& name, NodeId in, const ConvAttrs& a) {
   if (h <= 0 || w <= 0)
     throw GraphError(fmt::format("convolution '{}': a {}x{} kernel does not fit the {} input", name, a.kernel_h,
                                  a.kernel_w, to_string(x)));
-  return push(name, OpKind::conv, a, {in}, {a.out_channels, h, w});
+  const Dims out = {a.out_channels, h, w};
+  if (static_cast<double>(elements(out)) * static_cast<double>(x[0] / a.groups) * a.kernel_h * a.kernel_w >
+      static_cast<double>(kMaxElements))
+    throw GraphError(fmt::format("convolution '{}' needs more than 2^40 multiply-adds per sample", name));
+  return push(name, OpKind::conv, a, {in}, out);
 }
 
 NodeId Graph::batch_norm(const std::string& name, NodeId in, BatchNormAttrs attrs) {
@@ -102,8 +118,12 @@ NodeId Graph::activation(const std::string& name, NodeId in, ActivationKind kind
 NodeId Graph::pool(const std::string& name, NodeId in, const PoolAttrs& a) {
   const Dims& x = shape_of(in, name);
   if (x.size() != 3) throw GraphError(fmt::format("pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
-  if (a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 || a.stride_w <= 0)
-    throw GraphError(fmt::format("pooling '{}' has a non-positive kernel or stride", name));
+  if (a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 || a.stride_w <= 0 || a.pad_top < 0 || a.pad_left < 0 ||
+      a.pad_bottom < 0 || a.pad_right < 0)
+    throw GraphError(fmt::format("pooling '{}' has a non-positive kernel or stride, or a negative padding", name));
+  for (int v : {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.pad_bottom, a.pad_right})
+    if (v > kMaxWindow)
+      throw GraphError(fmt::format("pooling '{}': kernel, stride and padding must be at most {}", name, kMaxWindow));
   const int64_t h = window_output(x[1], a.pad_top, a.pad_bottom, a.kernel_h, a.stride_h, 1, a.ceil_mode);
   const int64_t w = window_output(x[2], a.pad_left, a.pad_right, a.kernel_w, a.stride_w, 1, a.ceil_mode);
   if (h <= 0 || w <= 0)
@@ -120,6 +140,8 @@ NodeId Graph::global_pool(const std::string& name, NodeId in, PoolKind kind) {
 
 NodeId Graph::adaptive_avg_pool(const std::string& name, NodeId in, int out_h, int out_w) {
   const Dims& x = shape_of(in, name);
+  if (out_h <= 0 || out_w <= 0 || out_h > kMaxWindow || out_w > kMaxWindow)
+    throw GraphError(fmt::format("adaptive pooling '{}' has an output of {}x{}", name, out_h, out_w));
   if (x.size() != 3)
     throw GraphError(fmt::format("adaptive pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
   return push(name, OpKind::adaptive_avg_pool, AdaptivePoolAttrs{out_h, out_w}, {in}, {x[0], out_h, out_w});
@@ -130,7 +152,10 @@ NodeId Graph::linear(const std::string& name, NodeId in, int64_t out_features, b
   if (x.size() != 1)
     throw GraphError(fmt::format("fully connected '{}' needs a flat input, got {} (add a flatten before it)", name,
                                  to_string(x)));
-  if (out_features <= 0) throw GraphError(fmt::format("fully connected '{}' has {} outputs", name, out_features));
+  if (out_features <= 0 || out_features > kMaxDim)
+    throw GraphError(fmt::format("fully connected '{}' has {} outputs; expected 1 to {}", name, out_features, kMaxDim));
+  if (static_cast<double>(x[0]) * static_cast<double>(out_features) > static_cast<double>(kMaxElements))
+    throw GraphError(fmt::format("fully connected '{}' needs more than 2^40 weights", name));
   return push(name, OpKind::linear, LinearAttrs{out_features, bias}, {in}, {out_features});
 }
 
@@ -175,7 +200,7 @@ NodeId Graph::dropout(const std::string& name, NodeId in, double probability) {
 
 NodeId Graph::lrn(const std::string& name, NodeId in, int size) {
   const Dims x = shape_of(in, name);
-  if (size <= 0) throw GraphError(fmt::format("LRN '{}' has size {}", name, size));
+  if (size <= 0 || size > kMaxWindow) throw GraphError(fmt::format("LRN '{}' has size {}", name, size));
   return push(name, OpKind::lrn, LrnAttrs{size}, {in}, x);
 }
 

@@ -19,6 +19,13 @@ class GraphError : public std::invalid_argument {
 
 using NodeId = int;
 
+// Bounds that keep every count exact in 64-bit arithmetic, far beyond any real network:
+// elements per sample and multiply-adds per layer and sample up to 2^40, channels and
+// features up to 2^24, kernel sizes, strides and padding up to 2^16.
+constexpr int64_t kMaxElements = int64_t{1} << 40;
+constexpr int64_t kMaxDim = int64_t{1} << 24;
+constexpr int kMaxWindow = 1 << 16;
+
 struct Node {
   NodeId id = 0;
   std::string name;

@@ -25,6 +25,9 @@ class Importer {
                          const std::string& suggestion = "") const;
   const onnx::AttributeProto* attr(const onnx::NodeProto& node, const std::string& name) const;
   std::vector<int64_t> ints(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt) const;
+  // An attribute list whose values must be window sizes (0 to kMaxWindow), as ints.
+  std::vector<int> window(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt,
+                          size_t count) const;
   int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const;
   float float_attr(const onnx::NodeProto& node, const std::string& name, float dflt) const;
   NodeId tensor(const onnx::NodeProto& node, int index) const;
@@ -75,6 +78,18 @@ std::vector<int64_t> Importer::ints(const onnx::NodeProto& node, const std::stri
   return {a->ints().begin(), a->ints().end()};
 }
 
+std::vector<int> Importer::window(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt,
+                                  size_t count) const {
+  const auto values = ints(node, name, std::move(dflt));
+  if (values.size() != count) fail(node, fmt::format("{} with {} values", name, count));
+  std::vector<int> out;
+  for (auto v : values) {
+    if (v < 0 || v > kMaxWindow) fail(node, fmt::format("{} values from 0 to {}", name, kMaxWindow));
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
 int64_t Importer::int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const {
   const auto* a = attr(node, name);
   return a ? a->i() : dflt;
@@ -120,28 +135,27 @@ void Importer::conv(const onnx::NodeProto& n) {
   if (!w || w->size() != 4) fail(n, "a 4-D weight [out, in/groups, kh, kw] (only 2-D convolutions are supported)");
   ConvAttrs a;
   a.out_channels = (*w)[0];
-  const auto kernel = ints(n, "kernel_shape", {(*w)[2], (*w)[3]});
-  const auto strides = ints(n, "strides", {1, 1});
-  const auto pads = ints(n, "pads", {0, 0, 0, 0});
-  const auto dil = ints(n, "dilations", {1, 1});
-  if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4 || dil.size() != 2)
-    fail(n, "2-D kernel_shape, strides, dilations and 4 pads");
+  const auto kernel = window(n, "kernel_shape", {(*w)[2], (*w)[3]}, 2);
+  const auto strides = window(n, "strides", {1, 1}, 2);
+  const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
+  const auto dil = window(n, "dilations", {1, 1}, 2);
   if (const auto* pad = attr(n, "auto_pad"); pad && pad->s() != "NOTSET")
     fail(n, "explicit pads (auto_pad is not supported)");
-  a.kernel_h = static_cast<int>(kernel[0]);
-  a.kernel_w = static_cast<int>(kernel[1]);
-  a.stride_h = static_cast<int>(strides[0]);
-  a.stride_w = static_cast<int>(strides[1]);
-  a.pad_top = static_cast<int>(pads[0]);
-  a.pad_left = static_cast<int>(pads[1]);
-  a.pad_bottom = static_cast<int>(pads[2]);
-  a.pad_right = static_cast<int>(pads[3]);
-  a.dilation_h = static_cast<int>(dil[0]);
-  a.dilation_w = static_cast<int>(dil[1]);
+  a.kernel_h = kernel[0];
+  a.kernel_w = kernel[1];
+  a.stride_h = strides[0];
+  a.stride_w = strides[1];
+  a.pad_top = pads[0];
+  a.pad_left = pads[1];
+  a.pad_bottom = pads[2];
+  a.pad_right = pads[3];
+  a.dilation_h = dil[0];
+  a.dilation_w = dil[1];
   a.groups = int_attr(n, "group", 1);
   a.bias = weight(n, 2) != nullptr;
   const auto& in = graph_.node(x).output;
-  if (in.size() == 3 && a.groups > 0 && (*w)[1] * a.groups != in[0])
+  if (a.groups <= 0 || a.groups > kMaxDim) fail(n, fmt::format("group from 1 to {}", kMaxDim));
+  if (in.size() == 3 && (static_cast<double>((*w)[1]) * static_cast<double>(a.groups) != static_cast<double>(in[0])))
     fail(n, fmt::format("weight input channels {} x {} groups to equal the input's {} channels", (*w)[1], a.groups,
                         in[0]));
   tensors_[n.output(0)] = graph_.conv(node_name(n), x, a);
@@ -149,21 +163,19 @@ void Importer::conv(const onnx::NodeProto& n) {
 
 void Importer::pool(const onnx::NodeProto& n, PoolKind kind) {
   const NodeId x = tensor(n, 0);
-  const auto kernel = ints(n, "kernel_shape", {});
-  const auto strides = ints(n, "strides", {1, 1});
-  const auto pads = ints(n, "pads", {0, 0, 0, 0});
-  if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4)
-    fail(n, "2-D kernel_shape and strides, and 4 pads");
+  const auto kernel = window(n, "kernel_shape", {}, 2);
+  const auto strides = window(n, "strides", {1, 1}, 2);
+  const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
   PoolAttrs a;
   a.kind = kind;
-  a.kernel_h = static_cast<int>(kernel[0]);
-  a.kernel_w = static_cast<int>(kernel[1]);
-  a.stride_h = static_cast<int>(strides[0]);
-  a.stride_w = static_cast<int>(strides[1]);
-  a.pad_top = static_cast<int>(pads[0]);
-  a.pad_left = static_cast<int>(pads[1]);
-  a.pad_bottom = static_cast<int>(pads[2]);
-  a.pad_right = static_cast<int>(pads[3]);
+  a.kernel_h = kernel[0];
+  a.kernel_w = kernel[1];
+  a.stride_h = strides[0];
+  a.stride_w = strides[1];
+  a.pad_top = pads[0];
+  a.pad_left = pads[1];
+  a.pad_bottom = pads[2];
+  a.pad_right = pads[3];
   a.ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
   a.count_include_pad = int_attr(n, "count_include_pad", 0) != 0;
   tensors_[n.output(0)] = graph_.pool(node_name(n), x, a);
@@ -245,7 +257,7 @@ void Importer::dispatch(const onnx::NodeProto& n) {
     tensors_[n.output(0)] = graph_.add(node_name(n), {tensor(n, 0), tensor(n, 1)});
   } else if (op == "Concat") {
     const int64_t axis = int_attr(n, "axis", 1);
-    if (axis < 1) fail(n, "concatenation along a sample axis (axis >= 1)");
+    if (axis < 1 || axis > 3) fail(n, "concatenation along a sample axis (1 to 3)");
     std::vector<NodeId> in;
     for (int i = 0; i < n.input_size(); ++i) in.push_back(tensor(n, i));
     tensors_[n.output(0)] = graph_.concat(node_name(n), in, static_cast<int>(axis - 1));
@@ -257,7 +269,9 @@ void Importer::dispatch(const onnx::NodeProto& n) {
     const float ratio = constant_scalar(n, 1).value_or(float_attr(n, "ratio", 0.5f));
     tensors_[n.output(0)] = graph_.dropout(node_name(n), tensor(n, 0), ratio);
   } else if (op == "LRN") {
-    tensors_[n.output(0)] = graph_.lrn(node_name(n), tensor(n, 0), static_cast<int>(int_attr(n, "size", 5)));
+    const int64_t size = int_attr(n, "size", 5);
+    if (size <= 0 || size > kMaxWindow) fail(n, fmt::format("size from 1 to {}", kMaxWindow));
+    tensors_[n.output(0)] = graph_.lrn(node_name(n), tensor(n, 0), static_cast<int>(size));
   } else if (op == "Softmax") {
     tensors_[n.output(0)] = graph_.softmax(node_name(n), tensor(n, 0));
   } else {
@@ -305,13 +319,13 @@ Graph Importer::run() {
     }
   }
 
-  int64_t initializer_elements = 0;
+  double initializer_elements = 0;  // a double: a hostile file's dims must not overflow anything
   for (const auto& init : g.initializer()) {
-    int64_t e = 1;
-    for (auto d : init.dims()) e *= d;
+    double e = 1;
+    for (auto d : init.dims()) e *= static_cast<double>(d);
     initializer_elements += e;
   }
-  graph_.add_note(fmt::format("ONNX initializers hold {} elements", initializer_elements));
+  graph_.add_note(fmt::format("ONNX initializers hold {:.0f} elements", initializer_elements));
   if (!training_graph_ && !saw_dropout_)
     graph_.add_note(
         "exported for inference: dropout is gone and any batch norm was folded into the preceding convolutions' "

@@ -22,6 +22,7 @@ nlohmann::ordered_json model_json(const Graph& graph, int64_t batch, DataType ty
   out["params"] = totals.params;
   out["non_trainable_state"] = totals.state;
   out["forward_flops_per_sample"] = totals.forward_flops_per_sample;
+  out["forward_other_flops_per_sample"] = totals.forward_other_flops_per_sample;
   out["forward_macs_per_sample"] = totals.macs_per_sample;
   out["training_flops_per_sample"] = totals.training_flops_per_sample;
   out["saved_activation_bytes"] = totals.saved_activation_bytes;
@@ -83,8 +84,10 @@ std::string table(const Graph& graph, int64_t batch, DataType type) {
   out += fmt::format("\nmodel {}  batch {}  {}\n", graph.name(), batch, to_string(type));
   out += fmt::format("  parameters              {:>16}  (+{} batch-norm running statistics)\n", totals.params,
                      totals.state);
-  out += fmt::format("  forward per sample      {:>13.4f} GFLOP  ({:.4f} G multiply-adds)\n",
+  out += fmt::format("  forward per sample      {:>13.4f} GFLOP  ({:.4f} G multiply-adds, 2 FLOPs each)\n",
                      totals.forward_flops_per_sample / 1e9, static_cast<double>(totals.macs_per_sample) / 1e9);
+  out += fmt::format("  + element-wise          {:>13.4f} GFLOP  (biases, normalisation, activations, pooling)\n",
+                     totals.forward_other_flops_per_sample / 1e9);
   out += fmt::format("  training per sample     {:>13.4f} GFLOP  (forward + backward)\n",
                      totals.training_flops_per_sample / 1e9);
   out += fmt::format("  kept for backward       {:>16}  per batch\n", format_bytes(totals.saved_activation_bytes));

@@ -83,8 +83,9 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
                   {"notes", model.notes()}};
   const double samples = static_cast<double>(spec.workload.batch);
   out["work_per_step"] = {
-      {"flops", (spec.workload.kind == WorkloadKind::train ? totals.training_flops_per_sample
-                                                           : totals.forward_flops_per_sample) *
+      {"flops", (spec.workload.kind == WorkloadKind::train
+                     ? totals.training_flops_per_sample
+                     : totals.forward_flops_per_sample + totals.forward_other_flops_per_sample) *
                     samples},
       {"samples", spec.workload.batch}};
   out["memory"] = {{"per_device_bytes", fit.need.total_bytes()},

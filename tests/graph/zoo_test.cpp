@@ -102,7 +102,9 @@ TEST(Zoo, StudyNetsMatchKerasSummaries) {
 TEST(Zoo, ResNet50HasAbout8Point2GflopsPerSample) {
   const auto totals = model_totals(zoo_model("resnet50"), 1, DataType::fp32);
   EXPECT_EQ(totals.params, 25557032);
-  EXPECT_NEAR(totals.forward_flops_per_sample / 1e9, 8.2, 0.1);
+  EXPECT_DOUBLE_EQ(totals.forward_flops_per_sample, 2.0 * 4089184256);
+  EXPECT_NEAR(totals.forward_flops_per_sample / 1e9, 8.2, 0.05);
+  EXPECT_GT(totals.forward_other_flops_per_sample, 0);
 }
 
 TEST(Zoo, UnknownNameSuggestsTheClosest) {
