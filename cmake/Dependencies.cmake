@@ -3,6 +3,8 @@ find_package(fmt REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(PkgConfig REQUIRED)
+# SimGrid ships no CMake package in Debian; only sim/platform, sim/train and sim/infer link it.
+pkg_check_modules(SIMGRID REQUIRED IMPORTED_TARGET simgrid)
 # TOML++ ships a CMake config in Debian; only sim/scenario may link it.
 find_package(tomlplusplus REQUIRED)
 find_package(ONNX REQUIRED)

@@ -1,0 +1,23 @@
+#include "platform/network_model.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Engine.hpp>
+
+namespace dlsim::platform {
+
+std::vector<std::string> simgrid_config(const NetworkModelConfig& c) {
+  return {
+      "network/model:CM02",
+      fmt::format("network/crosstraffic:{}", c.cross_traffic ? 1 : 0),
+      fmt::format("network/latency-factor:{}", c.latency_factor),
+      fmt::format("network/bandwidth-factor:{}", c.bandwidth_factor),
+      // SimGrid's TCP-gamma of 0 means "no window bound".
+      fmt::format("network/TCP-gamma:{}", c.tcp_gamma_bytes),
+  };
+}
+
+void apply(const NetworkModelConfig& config) {
+  for (const auto& item : simgrid_config(config)) simgrid::s4u::Engine::set_config(item);
+}
+
+}  // namespace dlsim::platform
