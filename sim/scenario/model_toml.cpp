@@ -78,7 +78,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
   try {
     if (o == "conv") {
       ConvAttrs a;
-      a.out_channels = r.integer("out_channels", 1, 1 << 20, true).value_or(1);
+      a.out_channels = r.integer("out_channels", 1, kMaxDim, true).value_or(1);
       const auto k = pair_of(r.integers("kernel", 1, 2, 1, true).value_or(std::vector<int64_t>{1}));
       const auto s = pair_of(r.integers("stride", 1, 2, 1).value_or(std::vector<int64_t>{1}));
       const auto d = pair_of(r.integers("dilation", 1, 2, 1).value_or(std::vector<int64_t>{1}));
@@ -86,7 +86,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       a.kernel_h = k[0], a.kernel_w = k[1], a.stride_h = s[0], a.stride_w = s[1];
       a.dilation_h = d[0], a.dilation_w = d[1];
       a.pad_top = p[0], a.pad_left = p[1], a.pad_bottom = p[2], a.pad_right = p[3];
-      a.groups = r.integer("groups", 1, 1 << 20).value_or(1);
+      a.groups = r.integer("groups", 1, kMaxDim).value_or(1);
       a.bias = r.boolean("bias").value_or(false);
       r.finish();
       if (problems_.empty()) out = g_.conv(name, inputs.at(0), a);
@@ -103,7 +103,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       r.finish();
       if (problems_.empty()) out = g_.pool(name, inputs.at(0), a);
     } else if (o == "linear") {
-      const auto features = r.integer("out_features", 1, int64_t{1} << 32, true).value_or(1);
+      const auto features = r.integer("out_features", 1, kMaxDim, true).value_or(1);
       const bool bias = r.boolean("bias").value_or(true);
       r.finish();
       if (problems_.empty()) out = g_.linear(name, inputs.at(0), features, bias);
