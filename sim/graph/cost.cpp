@@ -114,7 +114,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       case OpKind::conv: {
         const auto& a = std::get<ConvAttrs>(n.attrs);
         const int64_t cin = graph.node(n.inputs[0]).output[0];
-        const int64_t per_output = cin / a.groups * a.kernel_h * a.kernel_w;
+        const int64_t per_output = cin / a.groups * a.window.kernel_h * a.window.kernel_w;
         c.macs = elements(n.output) * per_output;
         c.params = a.out_channels * per_output + (a.bias ? a.out_channels : 0);
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -148,8 +148,8 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       }
       case OpKind::pool: {
         const auto& a = std::get<PoolAttrs>(n.attrs);
-        c.forward_flops = out * a.kernel_h * a.kernel_w;
-        c.backward_data_flops = a.kind == PoolKind::max ? out : out * a.kernel_h * a.kernel_w;
+        c.forward_flops = out * a.window.kernel_h * a.window.kernel_w;
+        c.backward_data_flops = a.kind == PoolKind::max ? out : out * a.window.kernel_h * a.window.kernel_w;
         break;
       }
       case OpKind::global_pool:

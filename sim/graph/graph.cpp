@@ -6,8 +6,7 @@
 namespace dlsim::graph {
 namespace {
 
-int64_t window_output(int64_t size, int pad_begin, int pad_end, int kernel, int stride, int dilation,
-                      bool ceil_mode) {
+int64_t axis_output(int64_t size, int pad_begin, int pad_end, int kernel, int stride, int dilation, bool ceil_mode) {
   const int64_t span = static_cast<int64_t>(dilation) * (kernel - 1) + 1;
   const int64_t padded = size + pad_begin + pad_end - span;
   if (padded < 0) return 0;
@@ -15,6 +14,22 @@ int64_t window_output(int64_t size, int pad_begin, int pad_end, int kernel, int 
   // PyTorch's rule: with ceil_mode, the last window must start inside the input or left padding.
   if (ceil_mode && (out - 1) * stride >= size + pad_begin) --out;
   return out;
+}
+
+// Output height and width of a window sliding over a CxHxW input.
+std::pair<int64_t, int64_t> window_output(const Dims& x, const Window& w, int dilation_h, int dilation_w,
+                                          bool ceil_mode) {
+  return {axis_output(x[1], w.pad_top, w.pad_bottom, w.kernel_h, w.stride_h, dilation_h, ceil_mode),
+          axis_output(x[2], w.pad_left, w.pad_right, w.kernel_w, w.stride_w, dilation_w, ceil_mode)};
+}
+
+void check_window(const std::string& name, const char* what, const Window& w) {
+  for (int v : {w.kernel_h, w.kernel_w, w.stride_h, w.stride_w})
+    if (v <= 0 || v > kMaxWindow)
+      throw GraphError(fmt::format("{} '{}': kernel and stride must be 1 to {}", what, name, kMaxWindow));
+  for (int v : {w.pad_top, w.pad_left, w.pad_bottom, w.pad_right})
+    if (v < 0 || v > kMaxWindow)
+      throw GraphError(fmt::format("{} '{}': padding must be 0 to {}", what, name, kMaxWindow));
 }
 
 }  // namespace
@@ -77,29 +92,21 @@ NodeId Graph::conv(const std::string& name, NodeId in, const ConvAttrs& a) {
   const Dims& x = shape_of(in, name);
   if (x.size() != 3)
     throw GraphError(fmt::format("convolution '{}' needs a CxHxW input, got {}", name, to_string(x)));
-  if (a.out_channels <= 0 || a.groups <= 0 || a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 ||
-      a.stride_w <= 0 || a.dilation_h <= 0 || a.dilation_w <= 0 || a.pad_top < 0 || a.pad_left < 0 ||
-      a.pad_bottom < 0 || a.pad_right < 0)
-    throw GraphError(fmt::format("convolution '{}' has a non-positive size, stride, dilation or group count, "
-                                 "or a negative padding",
-                                 name));
-  for (int v : {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.dilation_h, a.dilation_w, a.pad_top, a.pad_left,
-                a.pad_bottom, a.pad_right})
-    if (v > kMaxWindow)
-      throw GraphError(fmt::format("convolution '{}': kernel, stride, dilation and padding must be at most {}", name,
-                                   kMaxWindow));
-  if (a.out_channels > kMaxDim || a.groups > kMaxDim)
-    throw GraphError(fmt::format("convolution '{}': at most {} channels and groups", name, kMaxDim));
+  check_window(name, "convolution", a.window);
+  if (a.dilation_h <= 0 || a.dilation_w <= 0 || a.dilation_h > kMaxWindow || a.dilation_w > kMaxWindow)
+    throw GraphError(fmt::format("convolution '{}': dilation must be 1 to {}", name, kMaxWindow));
+  if (a.out_channels <= 0 || a.groups <= 0 || a.out_channels > kMaxDim || a.groups > kMaxDim)
+    throw GraphError(fmt::format("convolution '{}': channels and groups must be 1 to {}", name, kMaxDim));
   if (x[0] % a.groups != 0 || a.out_channels % a.groups != 0)
     throw GraphError(fmt::format("convolution '{}': {} input and {} output channels are not divisible by {} groups",
                                  name, x[0], a.out_channels, a.groups));
-  const int64_t h = window_output(x[1], a.pad_top, a.pad_bottom, a.kernel_h, a.stride_h, a.dilation_h, false);
-  const int64_t w = window_output(x[2], a.pad_left, a.pad_right, a.kernel_w, a.stride_w, a.dilation_w, false);
+  const auto [h, w] = window_output(x, a.window, a.dilation_h, a.dilation_w, false);
   if (h <= 0 || w <= 0)
-    throw GraphError(fmt::format("convolution '{}': a {}x{} kernel does not fit the {} input", name, a.kernel_h,
-                                 a.kernel_w, to_string(x)));
+    throw GraphError(fmt::format("convolution '{}': a {}x{} kernel does not fit the {} input", name, a.window.kernel_h,
+                                 a.window.kernel_w, to_string(x)));
   const Dims out = {a.out_channels, h, w};
-  if (static_cast<double>(elements(out)) * static_cast<double>(x[0] / a.groups) * a.kernel_h * a.kernel_w >
+  if (static_cast<double>(elements(out)) * static_cast<double>(x[0] / a.groups) * a.window.kernel_h *
+          a.window.kernel_w >
       static_cast<double>(kMaxElements))
     throw GraphError(fmt::format("convolution '{}' needs more than 2^40 multiply-adds per sample", name));
   return push(name, OpKind::conv, a, {in}, out);
@@ -118,17 +125,11 @@ NodeId Graph::activation(const std::string& name, NodeId in, ActivationKind kind
 NodeId Graph::pool(const std::string& name, NodeId in, const PoolAttrs& a) {
   const Dims& x = shape_of(in, name);
   if (x.size() != 3) throw GraphError(fmt::format("pooling '{}' needs a CxHxW input, got {}", name, to_string(x)));
-  if (a.kernel_h <= 0 || a.kernel_w <= 0 || a.stride_h <= 0 || a.stride_w <= 0 || a.pad_top < 0 || a.pad_left < 0 ||
-      a.pad_bottom < 0 || a.pad_right < 0)
-    throw GraphError(fmt::format("pooling '{}' has a non-positive kernel or stride, or a negative padding", name));
-  for (int v : {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.pad_bottom, a.pad_right})
-    if (v > kMaxWindow)
-      throw GraphError(fmt::format("pooling '{}': kernel, stride and padding must be at most {}", name, kMaxWindow));
-  const int64_t h = window_output(x[1], a.pad_top, a.pad_bottom, a.kernel_h, a.stride_h, 1, a.ceil_mode);
-  const int64_t w = window_output(x[2], a.pad_left, a.pad_right, a.kernel_w, a.stride_w, 1, a.ceil_mode);
+  check_window(name, "pooling", a.window);
+  const auto [h, w] = window_output(x, a.window, 1, 1, a.ceil_mode);
   if (h <= 0 || w <= 0)
-    throw GraphError(fmt::format("pooling '{}': a {}x{} window does not fit the {} input", name, a.kernel_h,
-                                 a.kernel_w, to_string(x)));
+    throw GraphError(fmt::format("pooling '{}': a {}x{} window does not fit the {} input", name, a.window.kernel_h,
+                                 a.window.kernel_w, to_string(x)));
   return push(name, OpKind::pool, a, {in}, {x[0], h, w});
 }
 

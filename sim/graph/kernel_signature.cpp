@@ -14,8 +14,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
     case OpKind::conv: {
       const auto& a = std::get<ConvAttrs>(node.attrs);
       return fmt::format("conv2d {} n{} c{} h{} w{} k{} r{} s{} pad{},{},{},{} str{},{} dil{},{} g{}{}", dt, batch,
-                         (*in)[0], (*in)[1], (*in)[2], a.out_channels, a.kernel_h, a.kernel_w, a.pad_top, a.pad_left,
-                         a.pad_bottom, a.pad_right, a.stride_h, a.stride_w, a.dilation_h, a.dilation_w, a.groups,
+                         (*in)[0], (*in)[1], (*in)[2], a.out_channels, a.window.kernel_h, a.window.kernel_w, a.window.pad_top, a.window.pad_left,
+                         a.window.pad_bottom, a.window.pad_right, a.window.stride_h, a.window.stride_w, a.dilation_h, a.dilation_w, a.groups,
                          a.bias ? " bias" : "");
     }
     case OpKind::linear: {
@@ -25,8 +25,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
     case OpKind::pool: {
       const auto& a = std::get<PoolAttrs>(node.attrs);
       return fmt::format("{}pool {} n{} c{} h{} w{} r{} s{} pad{},{},{},{} str{},{}{}", to_string(a.kind), dt, batch,
-                         (*in)[0], (*in)[1], (*in)[2], a.kernel_h, a.kernel_w, a.pad_top, a.pad_left, a.pad_bottom,
-                         a.pad_right, a.stride_h, a.stride_w, a.ceil_mode ? " ceil" : "");
+                         (*in)[0], (*in)[1], (*in)[2], a.window.kernel_h, a.window.kernel_w, a.window.pad_top, a.window.pad_left, a.window.pad_bottom,
+                         a.window.pad_right, a.window.stride_h, a.window.stride_w, a.ceil_mode ? " ceil" : "");
     }
     case OpKind::global_pool:
     case OpKind::adaptive_avg_pool:

@@ -28,6 +28,8 @@ class Importer {
   // An attribute list whose values must be window sizes (0 to kMaxWindow), as ints.
   std::vector<int> window(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt,
                           size_t count) const;
+  // kernel_shape, strides and pads of a convolution or pooling node.
+  Window sliding_window(const onnx::NodeProto& node, std::vector<int64_t> default_kernel) const;
   int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const;
   float float_attr(const onnx::NodeProto& node, const std::string& name, float dflt) const;
   NodeId tensor(const onnx::NodeProto& node, int index) const;
@@ -90,6 +92,15 @@ std::vector<int> Importer::window(const onnx::NodeProto& node, const std::string
   return out;
 }
 
+Window Importer::sliding_window(const onnx::NodeProto& n, std::vector<int64_t> default_kernel) const {
+  if (const auto* pad = attr(n, "auto_pad"); pad && pad->s() != "NOTSET")
+    fail(n, "explicit pads (auto_pad is not supported)");
+  const auto kernel = window(n, "kernel_shape", std::move(default_kernel), 2);
+  const auto strides = window(n, "strides", {1, 1}, 2);
+  const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
+  return {kernel[0], kernel[1], strides[0], strides[1], pads[0], pads[1], pads[2], pads[3]};
+}
+
 int64_t Importer::int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const {
   const auto* a = attr(node, name);
   return a ? a->i() : dflt;
@@ -135,20 +146,8 @@ void Importer::conv(const onnx::NodeProto& n) {
   if (!w || w->size() != 4) fail(n, "a 4-D weight [out, in/groups, kh, kw] (only 2-D convolutions are supported)");
   ConvAttrs a;
   a.out_channels = (*w)[0];
-  const auto kernel = window(n, "kernel_shape", {(*w)[2], (*w)[3]}, 2);
-  const auto strides = window(n, "strides", {1, 1}, 2);
-  const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
+  a.window = sliding_window(n, {(*w)[2], (*w)[3]});
   const auto dil = window(n, "dilations", {1, 1}, 2);
-  if (const auto* pad = attr(n, "auto_pad"); pad && pad->s() != "NOTSET")
-    fail(n, "explicit pads (auto_pad is not supported)");
-  a.kernel_h = kernel[0];
-  a.kernel_w = kernel[1];
-  a.stride_h = strides[0];
-  a.stride_w = strides[1];
-  a.pad_top = pads[0];
-  a.pad_left = pads[1];
-  a.pad_bottom = pads[2];
-  a.pad_right = pads[3];
   a.dilation_h = dil[0];
   a.dilation_w = dil[1];
   a.groups = int_attr(n, "group", 1);
@@ -163,19 +162,9 @@ void Importer::conv(const onnx::NodeProto& n) {
 
 void Importer::pool(const onnx::NodeProto& n, PoolKind kind) {
   const NodeId x = tensor(n, 0);
-  const auto kernel = window(n, "kernel_shape", {}, 2);
-  const auto strides = window(n, "strides", {1, 1}, 2);
-  const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
   PoolAttrs a;
   a.kind = kind;
-  a.kernel_h = kernel[0];
-  a.kernel_w = kernel[1];
-  a.stride_h = strides[0];
-  a.stride_w = strides[1];
-  a.pad_top = pads[0];
-  a.pad_left = pads[1];
-  a.pad_bottom = pads[2];
-  a.pad_right = pads[3];
+  a.window = sliding_window(n, {});
   a.ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
   a.count_include_pad = int_attr(n, "count_include_pad", 0) != 0;
   tensors_[n.output(0)] = graph_.pool(node_name(n), x, a);

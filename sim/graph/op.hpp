@@ -32,11 +32,16 @@ enum class OpKind {
 enum class ActivationKind { relu, relu6, sigmoid, tanh, leaky_relu, gelu, silu };
 enum class PoolKind { max, avg };
 
-struct ConvAttrs {
-  int64_t out_channels = 0;
+// The sliding window that convolution and pooling share.
+struct Window {
   int kernel_h = 1, kernel_w = 1;
   int stride_h = 1, stride_w = 1;
   int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+};
+
+struct ConvAttrs {
+  int64_t out_channels = 0;
+  Window window;
   int dilation_h = 1, dilation_w = 1;
   int64_t groups = 1;
   bool bias = false;
@@ -44,9 +49,7 @@ struct ConvAttrs {
 
 struct PoolAttrs {
   PoolKind kind = PoolKind::max;
-  int kernel_h = 1, kernel_w = 1;
-  int stride_h = 1, stride_w = 1;
-  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  Window window;
   bool ceil_mode = false;
   bool count_include_pad = true;  // avg only
 };

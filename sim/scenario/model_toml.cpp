@@ -26,15 +26,27 @@ const std::vector<std::string>& op_names() {
   return ops;
 }
 
-// Expands "k" or "[kh, kw]" to two values and padding "p", "[ph, pw]" or "[t, l, b, r]" to four.
+// Expands "k" or "[kh, kw]" to two values.
 std::array<int, 2> pair_of(const std::vector<int64_t>& v) {
   return {static_cast<int>(v[0]), static_cast<int>(v.size() > 1 ? v[1] : v[0])};
 }
 
-std::array<int, 4> padding_of(const std::vector<int64_t>& v) {
-  if (v.size() == 4) return {static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2]), static_cast<int>(v[3])};
-  const auto p = pair_of(v);
-  return {p[0], p[1], p[0], p[1]};
+// kernel, stride (default: the kernel, for pooling; 1 for convolution) and padding
+// ("p", "[ph, pw]" or "[top, left, bottom, right]").
+Window read_window(TableReader& r, bool stride_defaults_to_kernel) {
+  const auto k = pair_of(r.integers("kernel", 1, 2, 1, true).value_or(std::vector<int64_t>{1}));
+  const std::vector<int64_t> default_stride =
+      stride_defaults_to_kernel ? std::vector<int64_t>{k[0], k[1]} : std::vector<int64_t>{1};
+  const auto s = pair_of(r.integers("stride", 1, 2, 1).value_or(default_stride));
+  auto p = r.integers("padding", 1, 4, 0).value_or(std::vector<int64_t>{0});
+  if (p.size() == 3) {
+    r.problem("padding", "", "1 value, [h, w] or [top, left, bottom, right]");
+    p = {0};
+  }
+  if (p.size() == 1) p = {p[0], p[0]};
+  if (p.size() == 2) p = {p[0], p[1], p[0], p[1]};
+  return {k[0], k[1], s[0], s[1], static_cast<int>(p[0]), static_cast<int>(p[1]), static_cast<int>(p[2]),
+          static_cast<int>(p[3])};
 }
 
 class LayerBuilder {
@@ -79,13 +91,9 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
     if (o == "conv") {
       ConvAttrs a;
       a.out_channels = r.integer("out_channels", 1, kMaxDim, true).value_or(1);
-      const auto k = pair_of(r.integers("kernel", 1, 2, 1, true).value_or(std::vector<int64_t>{1}));
-      const auto s = pair_of(r.integers("stride", 1, 2, 1).value_or(std::vector<int64_t>{1}));
+      a.window = read_window(r, false);
       const auto d = pair_of(r.integers("dilation", 1, 2, 1).value_or(std::vector<int64_t>{1}));
-      const auto p = padding_of(r.integers("padding", 1, 4, 0).value_or(std::vector<int64_t>{0}));
-      a.kernel_h = k[0], a.kernel_w = k[1], a.stride_h = s[0], a.stride_w = s[1];
       a.dilation_h = d[0], a.dilation_w = d[1];
-      a.pad_top = p[0], a.pad_left = p[1], a.pad_bottom = p[2], a.pad_right = p[3];
       a.groups = r.integer("groups", 1, kMaxDim).value_or(1);
       a.bias = r.boolean("bias").value_or(false);
       r.finish();
@@ -93,11 +101,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
     } else if (o == "maxpool" || o == "avgpool") {
       PoolAttrs a;
       a.kind = o == "maxpool" ? PoolKind::max : PoolKind::avg;
-      const auto k = pair_of(r.integers("kernel", 1, 2, 1, true).value_or(std::vector<int64_t>{1}));
-      const auto s = pair_of(r.integers("stride", 1, 2, 1).value_or(std::vector<int64_t>{k[0], k[1]}));
-      const auto p = padding_of(r.integers("padding", 1, 4, 0).value_or(std::vector<int64_t>{0}));
-      a.kernel_h = k[0], a.kernel_w = k[1], a.stride_h = s[0], a.stride_w = s[1];
-      a.pad_top = p[0], a.pad_left = p[1], a.pad_bottom = p[2], a.pad_right = p[3];
+      a.window = read_window(r, true);
       a.ceil_mode = r.boolean("ceil_mode").value_or(false);
       if (o == "avgpool") a.count_include_pad = r.boolean("count_include_pad").value_or(true);
       r.finish();

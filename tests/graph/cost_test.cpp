@@ -11,8 +11,8 @@ TEST(Cost, ConvolutionFlopsParamsAndBytesByHand) {
   auto x = g.input("x", {3, 8, 8});
   ConvAttrs a;
   a.out_channels = 4;
-  a.kernel_h = a.kernel_w = 3;
-  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = 1;
+  a.window.kernel_h = a.window.kernel_w = 3;
+  a.window.pad_top = a.window.pad_left = a.window.pad_bottom = a.window.pad_right = 1;
   a.bias = true;
   auto c = g.conv("c", x, a);
   auto r = g.relu("r", c);

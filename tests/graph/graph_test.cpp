@@ -8,9 +8,9 @@ namespace {
 ConvAttrs conv(int64_t out, int k, int stride = 1, int pad = 0, int dilation = 1, int64_t groups = 1) {
   ConvAttrs a;
   a.out_channels = out;
-  a.kernel_h = a.kernel_w = k;
-  a.stride_h = a.stride_w = stride;
-  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = pad;
+  a.window.kernel_h = a.window.kernel_w = k;
+  a.window.stride_h = a.window.stride_w = stride;
+  a.window.pad_top = a.window.pad_left = a.window.pad_bottom = a.window.pad_right = pad;
   a.dilation_h = a.dilation_w = dilation;
   a.groups = groups;
   return a;
@@ -36,8 +36,8 @@ TEST(Graph, CeilModePoolingFollowsPyTorch) {
   Graph g("t");
   auto x = g.input("x", {4, 112, 112});
   PoolAttrs p;
-  p.kernel_h = p.kernel_w = 3;
-  p.stride_h = p.stride_w = 2;
+  p.window.kernel_h = p.window.kernel_w = 3;
+  p.window.stride_h = p.window.stride_w = 2;
   p.ceil_mode = true;
   EXPECT_EQ(g.node(g.pool("p", x, p)).output, (Dims{4, 56, 56}));
   p.ceil_mode = false;

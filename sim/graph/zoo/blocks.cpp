@@ -1,13 +1,16 @@
 #include "graph/zoo/blocks.hpp"
 
 namespace dlsim::graph::zoo {
+namespace {
+
+Window square(int kernel, int stride, int pad) { return {kernel, kernel, stride, stride, pad, pad, pad, pad}; }
+
+}  // namespace
 
 ConvAttrs conv2d(int64_t out_channels, int kernel, int stride, int pad, bool bias, int64_t groups) {
   ConvAttrs a;
   a.out_channels = out_channels;
-  a.kernel_h = a.kernel_w = kernel;
-  a.stride_h = a.stride_w = stride;
-  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = pad;
+  a.window = square(kernel, stride, pad);
   a.bias = bias;
   a.groups = groups;
   return a;
@@ -16,20 +19,14 @@ ConvAttrs conv2d(int64_t out_channels, int kernel, int stride, int pad, bool bia
 ConvAttrs conv2d(int64_t out_channels, int kernel_h, int kernel_w, int pad_h, int pad_w, int stride) {
   ConvAttrs a;
   a.out_channels = out_channels;
-  a.kernel_h = kernel_h;
-  a.kernel_w = kernel_w;
-  a.stride_h = a.stride_w = stride;
-  a.pad_top = a.pad_bottom = pad_h;
-  a.pad_left = a.pad_right = pad_w;
+  a.window = {kernel_h, kernel_w, stride, stride, pad_h, pad_w, pad_h, pad_w};
   return a;
 }
 
 PoolAttrs max_pool(int kernel, int stride, int pad, bool ceil_mode) {
   PoolAttrs a;
   a.kind = PoolKind::max;
-  a.kernel_h = a.kernel_w = kernel;
-  a.stride_h = a.stride_w = stride;
-  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = pad;
+  a.window = square(kernel, stride, pad);
   a.ceil_mode = ceil_mode;
   return a;
 }
