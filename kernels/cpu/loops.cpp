@@ -1,0 +1,95 @@
+#include "loops.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace dlsim::kernels {
+namespace {
+
+class Update : public Kernel {
+ public:
+  Update(int64_t params, bool adam) : adam_(adam), w_(params, 0.01f), g_(params, 0.001f), m_(params, 0.f), v_(params, 0.f) {}
+
+  void run() override {
+    const int64_t n = static_cast<int64_t>(w_.size());
+    float* w = w_.data();
+    const float* g = g_.data();
+    float* m = m_.data();
+    float* v = v_.data();
+    if (!adam_) {
+#pragma omp parallel for simd
+      for (int64_t i = 0; i < n; ++i) {
+        m[i] = 0.9f * m[i] + g[i];
+        w[i] -= 0.01f * m[i];
+      }
+      return;
+    }
+    const float c1 = 1.f / (1.f - 0.9f), c2 = 1.f / (1.f - 0.999f);
+#pragma omp parallel for simd
+    for (int64_t i = 0; i < n; ++i) {
+      m[i] = 0.9f * m[i] + 0.1f * g[i];
+      v[i] = 0.999f * v[i] + 0.001f * g[i] * g[i];
+      w[i] -= 0.001f * (m[i] * c1) / (std::sqrt(v[i] * c2) + 1e-8f);
+    }
+  }
+
+ private:
+  bool adam_;
+  std::vector<float> w_, g_, m_, v_;
+};
+
+class Dropout : public Kernel {
+ public:
+  Dropout(int64_t elements, bool backward) : backward_(backward), x_(elements, 0.5f), y_(elements), mask_(elements) {}
+
+  void run() override {
+    const int64_t n = static_cast<int64_t>(x_.size());
+    const float* x = x_.data();
+    float* y = y_.data();
+    uint8_t* mask = mask_.data();
+    if (backward_) {
+#pragma omp parallel for simd
+      for (int64_t i = 0; i < n; ++i) y[i] = mask[i] ? 2.0f * x[i] : 0.0f;
+      return;
+    }
+    // A counter-based hash per element stands for the framework's Philox generator.
+#pragma omp parallel for simd
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t h = static_cast<uint32_t>(i) * 2654435761u ^ seed_;
+      h ^= h >> 15;
+      h *= 2246822519u;
+      mask[i] = (h >> 31) != 0;
+      y[i] = mask[i] ? 2.0f * x[i] : 0.0f;
+    }
+    ++seed_;
+  }
+
+ private:
+  bool backward_;
+  uint32_t seed_ = 1;
+  std::vector<float> x_, y_;
+  std::vector<uint8_t> mask_;
+};
+
+}  // namespace
+
+bool is_loop_kernel(const Signature& sig) { return sig.op == "sgd_momentum" || sig.op == "adam" || sig.op == "dropout"; }
+
+std::vector<PhaseKernel> make_loop_kernels(const Signature& sig, bool training) {
+  std::vector<PhaseKernel> out;
+  if (sig.op == "dropout") {
+    // Inference skips dropout altogether: no kernel.
+    if (!training) return out;
+    const int64_t elements = sig.get("n") * sig.get("e");
+    out.push_back({"fwd", std::make_unique<Dropout>(elements, false)});
+    out.push_back({"bwd_data", std::make_unique<Dropout>(elements, true)});
+    return out;
+  }
+  const int64_t params = sig.get("p");
+  if (params <= 0) throw std::invalid_argument("optimizer signature '" + sig.text + "' has no parameters");
+  out.push_back({"update", std::make_unique<Update>(params, sig.op == "adam")});
+  return out;
+}
+
+}  // namespace dlsim::kernels
