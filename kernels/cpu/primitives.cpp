@@ -1,5 +1,7 @@
 #include "primitives.hpp"
 
+#include "blas.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -292,7 +294,10 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   Ctx c{sig, engine, stream, training, {}};
   const std::string& op = sig.op;
   if (op == "conv2d") conv(c);
-  else if (op == "linear") linear(c);
+  else if (op == "linear") {
+    linear(c);
+    for (auto& k : make_blas_linear_kernels(sig, training)) c.out.push_back(std::move(k));
+  }
   else if (op == "maxpool") pool(c, algorithm::pooling_max, false);
   else if (op == "avgpool") pool(c, algorithm::pooling_avg_include_padding, false);
   else if (op == "global_avgpool" || op == "adaptive_avg_pool") pool(c, algorithm::pooling_avg_exclude_padding, true);
