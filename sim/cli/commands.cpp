@@ -15,10 +15,16 @@
 namespace dlsim::cli {
 namespace {
 
-const std::map<std::string, report::Format> kFormats = {
-    {"table", report::Format::table}, {"json", report::Format::json}, {"csv", report::Format::csv}};
+const std::map<std::string, report::Format> kFormats = {{"table", report::Format::table},
+                                                         {"json", report::Format::json},
+                                                         {"csv", report::Format::csv},
+                                                         {"kernels", report::Format::kernels}};
 
-CLI::Option* add_format(CLI::App& cmd, std::string& format) {
+CLI::Option* add_format(CLI::App& cmd, std::string& format, bool kernels = false) {
+  if (kernels)
+    return cmd.add_option("--format", format, "table, json, csv, or kernels (the signatures to calibrate)")
+        ->check(CLI::IsMember({"table", "json", "csv", "kernels"}))
+        ->default_val("table");
   return cmd.add_option("--format", format, "table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->default_val("table");
@@ -35,7 +41,7 @@ void add_model_command(CLI::App& app) {
   cmd->add_option("model", *model, "a zoo name, or a .toml or .onnx file")->required();
   cmd->add_option("--batch", *batch, "samples per batch")->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   cmd->add_option("--dtype", *dtype, "fp32, tf32, fp16 or bf16")->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
-  add_format(*cmd, *format);
+  add_format(*cmd, *format, true);
   cmd->callback([=] {
     const std::map<std::string, graph::DataType> types = {{"fp32", graph::DataType::fp32},
                                                           {"tf32", graph::DataType::tf32},

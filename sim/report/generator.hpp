@@ -13,6 +13,8 @@ std::string commit();
 // {"tool": "dlsim", "version": ..., "commit": ...}
 nlohmann::ordered_json generator();
 
-enum class Format { table, json, csv };
+// table, json and csv for every report; kernels (one signature per line, the input of
+// kernels/cpu and kernels/gpu) for `dlsim model`.
+enum class Format { table, json, csv, kernels };
 
 }  // namespace dlsim::report

@@ -1,5 +1,7 @@
 #include "report/model_report.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "core/units.hpp"
@@ -97,6 +99,21 @@ std::string table(const Graph& graph, int64_t batch, DataType type) {
   return out;
 }
 
+// The distinct kernels of a training step, in first-use order, then the optimizer updates
+// over all parameters: what a calibration run must measure.
+std::string kernel_list(const Graph& graph, int64_t batch, DataType type) {
+  std::string out = fmt::format("# {} at batch {}, {}: `dlsim model {} --batch {} --format kernels`\n", graph.name(),
+                                batch, to_string(type), graph.name(), batch);
+  std::set<std::string> seen;
+  for (const auto& n : graph.nodes()) {
+    const std::string sig = kernel_signature(graph, n, batch, type);
+    if (!sig.empty() && seen.insert(sig).second) out += sig + "\n";
+  }
+  const int64_t params = model_totals(graph, 1, type).params;
+  out += fmt::format("sgd_momentum {} p{}\nadam {} p{}\n", to_string(type), params, to_string(type), params);
+  return out;
+}
+
 }  // namespace
 
 std::string model_text(const Graph& graph, int64_t batch, DataType type, Format format) {
@@ -104,6 +121,7 @@ std::string model_text(const Graph& graph, int64_t batch, DataType type, Format 
     case Format::json: return model_json(graph, batch, type).dump(2) + "\n";
     case Format::csv: return csv(graph, batch, type);
     case Format::table: return table(graph, batch, type);
+    case Format::kernels: return kernel_list(graph, batch, type);
   }
   return "";
 }
