@@ -34,11 +34,11 @@ std::array<int, 2> pair_of(const std::vector<int64_t>& v) {
 // kernel, stride (default: the kernel, for pooling; 1 for convolution) and padding
 // ("p", "[ph, pw]" or "[top, left, bottom, right]").
 Window read_window(TableReader& r, bool stride_defaults_to_kernel) {
-  const auto k = pair_of(r.integers("kernel", 1, 2, 1, true).value_or(std::vector<int64_t>{1}));
+  const auto k = pair_of(r.integers("kernel", 1, 2, 1, kMaxWindow, true).value_or(std::vector<int64_t>{1}));
   const std::vector<int64_t> default_stride =
       stride_defaults_to_kernel ? std::vector<int64_t>{k[0], k[1]} : std::vector<int64_t>{1};
-  const auto s = pair_of(r.integers("stride", 1, 2, 1).value_or(default_stride));
-  auto p = r.integers("padding", 1, 4, 0).value_or(std::vector<int64_t>{0});
+  const auto s = pair_of(r.integers("stride", 1, 2, 1, kMaxWindow).value_or(default_stride));
+  auto p = r.integers("padding", 1, 4, 0, kMaxWindow).value_or(std::vector<int64_t>{0});
   if (p.size() == 3) {
     r.problem("padding", "", "1 value, [h, w] or [top, left, bottom, right]");
     p = {0};
@@ -92,7 +92,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       ConvAttrs a;
       a.out_channels = r.integer("out_channels", 1, kMaxDim, true).value_or(1);
       a.window = read_window(r, false);
-      const auto d = pair_of(r.integers("dilation", 1, 2, 1).value_or(std::vector<int64_t>{1}));
+      const auto d = pair_of(r.integers("dilation", 1, 2, 1, kMaxWindow).value_or(std::vector<int64_t>{1}));
       a.dilation_h = d[0], a.dilation_w = d[1];
       a.groups = r.integer("groups", 1, kMaxDim).value_or(1);
       a.bias = r.boolean("bias").value_or(false);
@@ -162,7 +162,7 @@ graph::Graph parse_model_toml(const std::string& text, const std::string& source
   const std::string name =
       top.string("name").value_or(std::filesystem::path(source_name).stem().string());
   Graph g(name);
-  const auto input = top.integers("input", 1, 3, 1, true);
+  const auto input = top.integers("input", 1, 3, 1, kMaxDim, true);
   const auto* layers = top.array_of_tables("layer");
   if (!layers && !top.has("layer")) top.problem("layer", "", "at least one [[layer]] is required");
   top.finish();

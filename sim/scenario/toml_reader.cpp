@@ -137,10 +137,9 @@ std::optional<double> TableReader::quantity(const std::string& key, UnitKind kin
 }
 
 std::optional<std::vector<int64_t>> TableReader::integers(const std::string& key, size_t min_count, size_t max_count,
-                                                          int64_t min, bool required) {
-  const std::string expected = min_count == max_count || min_count == 1
-                                   ? fmt::format("an integer >= {} or a list of up to {} of them", min, max_count)
-                                   : fmt::format("a list of {} to {} integers >= {}", min_count, max_count, min);
+                                                          int64_t min, int64_t max, bool required) {
+  const std::string expected =
+      fmt::format("an integer from {} to {}, or a list of {} to {} of them", min, max, min_count, max_count);
   const auto* node = get(key, required, expected);
   if (!node) return std::nullopt;
   std::vector<int64_t> out;
@@ -159,7 +158,7 @@ std::optional<std::vector<int64_t>> TableReader::integers(const std::string& key
     return std::nullopt;
   }
   bool ok = out.size() >= (node->is_integer() ? 1 : min_count) && out.size() <= max_count;
-  for (auto v : out) ok = ok && v >= min && v <= (int64_t{1} << 31);
+  for (auto v : out) ok = ok && v >= min && v <= max;
   if (!ok) {
     problem(key, show(*node), fmt::format("expected {}", expected));
     return std::nullopt;

@@ -34,9 +34,10 @@ class TableReader {
   std::optional<double> number(const std::string& key, double min, double max, bool required = false);
   std::optional<bool> boolean(const std::string& key);
   std::optional<double> quantity(const std::string& key, UnitKind kind, bool required = false);
-  // An integer or a list of integers (kernel = 3 or kernel = [1, 7]).
+  // An integer or a list of min_count to max_count integers (kernel = 3 or kernel = [1, 7]),
+  // each from min to max.
   std::optional<std::vector<int64_t>> integers(const std::string& key, size_t min_count, size_t max_count,
-                                               int64_t min, bool required = false);
+                                               int64_t min, int64_t max, bool required = false);
   std::optional<std::vector<std::string>> strings(const std::string& key, bool required = false);
   const toml::table* table(const std::string& key);
   const toml::array* array_of_tables(const std::string& key);
