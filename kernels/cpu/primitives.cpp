@@ -293,7 +293,10 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
     throw std::invalid_argument("kernels/cpu measures fp32 only; signature '" + sig.text + "' is " + sig.dtype);
   Ctx c{sig, engine, stream, training, {}};
   const std::string& op = sig.op;
-  if (op == "conv2d") conv(c);
+  if (op == "conv2d") {
+    conv(c);
+    for (auto& k : make_blas_pointwise_conv_kernels(sig, training)) c.out.push_back(std::move(k));
+  }
   else if (op == "linear") {
     linear(c);
     for (auto& k : make_blas_linear_kernels(sig, training)) c.out.push_back(std::move(k));
