@@ -1,14 +1,12 @@
 // Every malformed input of tests/data/bad_inputs.toml, run through the dlsim executable:
 // the exit code is 2 (3 for a valid configuration that cannot run) and the message names
 // the file, line and column, the key, the value, what was expected and a suggestion.
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <toml++/toml.h>
+
+#include "support/run_command.hpp"
 
 namespace {
 
@@ -40,32 +38,13 @@ std::vector<Case> load_cases() {
   return cases;
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// Runs dlsim with the arguments; returns the exit code and stdout+stderr.
-std::pair<int, std::string> run_dlsim(const std::vector<std::string>& args) {
-  std::string command = quote(DLSIM_BINARY);
-  for (const auto& a : args) command += " " + quote(a);
-  command += " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
-}
-
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 class BadInput : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BadInput, ExitsWithAClearMessage) {
   const Case& c = GetParam();
-  const auto [code, output] = run_dlsim(c.args);
+  const auto [code, output] = dlsim::testing::run_command(DLSIM_BINARY, c.args);
   EXPECT_EQ(code, c.exit_code) << output;
   for (const auto& e : c.expect) EXPECT_NE(output.find(e), std::string::npos) << "missing: " << e << "\n" << output;
   EXPECT_EQ(output.find("internal error"), std::string::npos) << output;

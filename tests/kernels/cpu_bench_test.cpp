@@ -1,7 +1,5 @@
 // dlsim-cpu-bench runs every operator kind dlsim emits (tests/data/kernels/every_op.sig)
 // without an error row, and records the machine's identity in the JSON context.
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <set>
 #include <string>
@@ -9,18 +7,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/run_command.hpp"
+
 namespace {
 
 TEST(CpuBench, EveryOperatorKindRuns) {
   const std::string sig_file = DLSIM_SOURCE_DIR "/tests/data/kernels/every_op.sig";
-  const std::string command = std::string(DLSIM_CPU_BENCH) + " --signatures " + sig_file +
-                              " --threads 1,2 --benchmark_min_time=0.001 --benchmark_format=json 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  ASSERT_EQ(pclose(pipe), 0);
-  const auto j = nlohmann::json::parse(out);
+  const auto run = dlsim::testing::run_command(
+      DLSIM_CPU_BENCH,
+      {"--signatures", sig_file, "--threads", "1,2", "--benchmark_min_time=0.001", "--benchmark_format=json"}, false);
+  ASSERT_EQ(run.exit_code, 0);
+  const auto j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["context"]["onednn_version"], "2.6.3");
   EXPECT_FALSE(j["context"]["cpu_model"].get<std::string>().empty());
   std::set<std::string> measured;
@@ -31,7 +28,9 @@ TEST(CpuBench, EveryOperatorKindRuns) {
   }
   std::ifstream in(sig_file);
   for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') EXPECT_TRUE(measured.count(line)) << "not measured: " << line;
+    if (!line.empty() && line[0] != '#') {
+      EXPECT_TRUE(measured.count(line)) << "not measured: " << line;
+    }
 }
 
 }  // namespace

@@ -22,7 +22,9 @@ TEST(KernelSignature, EveryZooSignatureParses) {
         EXPECT_EQ(sig.list("pad", 4).size(), 4u) << text;
         EXPECT_EQ(sig.list("str", 2).size(), 2u) << text;
       }
-      if (sig.op == "concat") EXPECT_EQ(sig.shapes.size(), node.inputs.size()) << text;
+      if (sig.op == "concat") {
+        EXPECT_EQ(sig.shapes.size(), node.inputs.size()) << text;
+      }
     }
   }
 }
