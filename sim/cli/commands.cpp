@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 
+#include "cli/predict.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
 #include "report/hardware_report.hpp"
@@ -97,7 +98,9 @@ void add_run_command(CLI::App& app) {
     const auto& catalog = scenario::builtin_catalog();
     const auto spec = scenario::load_scenario(*path, overrides, catalog);
     const auto model = scenario::load_model(spec.workload.model);
-    std::cout << report::run_text(spec, model, catalog, kFormats.at(*format));
+    report::check_memory(spec, model, catalog);
+    const auto prediction = predict(spec, model, catalog);
+    std::cout << report::run_text(spec, model, catalog, prediction ? &*prediction : nullptr, kFormats.at(*format));
   });
 }
 

@@ -9,5 +9,7 @@ namespace dlsim::cli {
 void add_model_command(CLI::App& app);
 void add_hw_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
 
 }  // namespace dlsim::cli

@@ -7,6 +7,7 @@
 #include "core/units.hpp"
 #include "graph/kernel_signature.hpp"
 #include "graph/memory.hpp"
+#include "perf/step_plan.hpp"
 
 namespace dlsim::report {
 
@@ -99,18 +100,10 @@ std::string table(const Graph& graph, int64_t batch, DataType type) {
   return out;
 }
 
-// The distinct kernels of a training step, in first-use order, then the optimizer updates
-// over all parameters: what a calibration run must measure.
 std::string kernel_list(const Graph& graph, int64_t batch, DataType type) {
   std::string out = fmt::format("# {} at batch {}, {}: `dlsim model {} --batch {} --format kernels`\n", graph.name(),
                                 batch, to_string(type), graph.name(), batch);
-  std::set<std::string> seen;
-  for (const auto& n : graph.nodes()) {
-    const std::string sig = kernel_signature(graph, n, batch, type);
-    if (!sig.empty() && seen.insert(sig).second) out += sig + "\n";
-  }
-  const int64_t params = model_totals(graph, 1, type).params;
-  out += fmt::format("sgd_momentum {} p{}\nadam {} p{}\n", to_string(type), params, to_string(type), params);
+  for (const auto& sig : perf::calibration_signatures(graph, batch, type)) out += sig + "\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "graph/memory.hpp"
+#include "report/prediction_report.hpp"
 
 namespace dlsim::report {
 
@@ -61,9 +62,7 @@ Fit memory_fit(const scenario::RunSpec& spec, const graph::Graph& model, const h
 
 }  // namespace
 
-ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog) {
-  const auto type = scenario::compute_type(spec.workload.precision);
-  const auto totals = graph::model_totals(model, spec.workload.batch, type);
+void check_memory(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog) {
   const Fit fit = memory_fit(spec, model, catalog);
   if (fit.capacity_bytes > 0 && fit.need.total_bytes() > fit.capacity_bytes)
     throw UnrunnableError(fmt::format(
@@ -72,7 +71,14 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
         model.name(), spec.workload.batch, format_bytes(fit.need.total_bytes()), format_bytes(fit.need.weights_bytes),
         format_bytes(fit.need.gradients_bytes), format_bytes(fit.need.optimizer_bytes),
         format_bytes(fit.need.activations_bytes), fit.capacity_of, format_bytes(fit.capacity_bytes)));
+}
 
+ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                      const Prediction* prediction) {
+  check_memory(spec, model, catalog);
+  const auto type = scenario::compute_type(spec.workload.precision);
+  const auto totals = graph::model_totals(model, spec.workload.batch, type);
+  const Fit fit = memory_fit(spec, model, catalog);
   ordered_json out;
   out["generator"] = generator();
   out["scenario"] = spec_json(spec);
@@ -95,23 +101,33 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
                    {"activations_bytes", fit.need.activations_bytes},
                    {"capacity_bytes", fit.capacity_bytes},
                    {"excludes", "framework workspace and allocator slack (calibrated per device)"}};
-  out["prediction"] = nullptr;
-  out["prediction_status"] =
-      "not simulated: this build validates the scenario and sizes the workload; throughput and latency need the "
-      "calibrated simulation";
+  if (prediction) {
+    add_prediction(out, *prediction, spec.workload.batch);
+  } else {
+    out["prediction"] = nullptr;
+    out["prediction_status"] = fmt::format(
+        "not simulated: no calibration profile for {} yet (GPU profiles come from `dlsim calibrate` on a GPU "
+        "machine); the workload is sized above",
+        spec.system.device);
+  }
   return out;
 }
 
 std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
-                     Format format) {
-  const auto j = run_json(spec, model, catalog);
+                     const Prediction* prediction, Format format) {
+  const auto j = run_json(spec, model, catalog, prediction);
   if (format == Format::json) return j.dump(2) + "\n";
   if (format == Format::csv) {
-    return fmt::format("model,batch,precision,device,devices,params,step_flops,memory_per_device_bytes\n"
-                       "{},{},{},{},{},{},{:.6g},{:.0f}\n",
+    auto value = [&j](const char* key) {
+      return j.contains(key) ? fmt::format("{:.6g}", j[key].get<double>()) : std::string();
+    };
+    return fmt::format("model,batch,precision,device,devices,threads,params,step_flops,memory_per_device_bytes,"
+                       "throughput_images_per_s,step_time_s\n"
+                       "{},{},{},{},{},{},{},{:.6g},{:.0f},{},{}\n",
                        model.name(), spec.workload.batch, to_string(spec.workload.precision), spec.system.device,
-                       spec.system.devices, j["model"]["params"].get<int64_t>(), j["work_per_step"]["flops"].get<double>(),
-                       j["memory"]["per_device_bytes"].get<double>());
+                       spec.system.devices, spec.system.threads, j["model"]["params"].get<int64_t>(),
+                       j["work_per_step"]["flops"].get<double>(), j["memory"]["per_device_bytes"].get<double>(),
+                       value("throughput_images_per_s"), value("step_time_s"));
   }
   std::string out = fmt::format("scenario {}\n", spec.source);
   out += fmt::format("  {} {} at batch {} in {} on {} x {}{}\n", to_string(spec.workload.kind), model.name(),
@@ -129,7 +145,7 @@ std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, c
                          ? fmt::format(" of {}", format_bytes(m["capacity_bytes"].get<double>()))
                          : "");
   for (const auto& note : model.notes()) out += fmt::format("  note: {}\n", note);
-  out += fmt::format("  prediction: {}\n", j["prediction_status"].get<std::string>());
+  out += prediction ? prediction_table(j) : fmt::format("  prediction: {}\n", j["prediction_status"].get<std::string>());
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// `dlsim run`: the resolved scenario, the workload it implies and whether it fits the
-// device.  The prediction itself (throughput, step time, latency) joins this report when
-// the simulation exists; until then the report says so instead of printing a number.
+// `dlsim run`: the resolved scenario, the workload it implies, whether it fits the device,
+// and the prediction: throughput, step time or latency with their P10/P50/P90 band, and
+// the share of predicted time from each kind of answer (measured, interpolated, ...).
+// Devices with no calibration yet get the sizing and a plain statement instead of a number.
 
 #include <string>
 
@@ -9,16 +10,20 @@
 
 #include "graph/graph.hpp"
 #include "hardware/catalog.hpp"
+#include "report/prediction.hpp"
 #include "report/generator.hpp"
 #include "scenario/run_spec.hpp"
 
 namespace dlsim::report {
 
 // Throws UnrunnableError, with the numbers, when the step does not fit the device's memory.
+void check_memory(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog);
+
+// `prediction` is null when the device has no calibration to simulate with.
 nlohmann::ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model,
-                                const hardware::Catalog& catalog);
+                                const hardware::Catalog& catalog, const Prediction* prediction);
 std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
-                     Format format);
+                     const Prediction* prediction, Format format);
 
 nlohmann::ordered_json spec_json(const scenario::RunSpec& spec);
 

@@ -25,6 +25,8 @@ struct SystemSpec {
   int devices = 1;          // devices in total
   int nodes = 1;            // instances, from devices and the instance's devices per node
   int threads = 1;          // CPU compute threads
+  std::string cpu;          // catalog CPU: the instance's, or system.cpu; empty: the calibrated machine
+  bool allow_fallback = false;  // price kernels the profile cannot answer by a roofline
   std::string profile;      // calibration profile path; empty: the device's default
   double network_bandwidth_Bps = 0;  // overrides the instance NIC's bandwidth when > 0
   double network_latency_s = 0;      // overrides the network calibration's latency when > 0

@@ -126,6 +126,17 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   if (instance && s.threads > instance->vcpus)
     r.problem("threads", std::to_string(s.threads), fmt::format("at most the {} vCPUs of {}", instance->vcpus,
                                                                 instance->name));
+  if (auto cpu = r.string("cpu")) {
+    if (!catalog.find_cpu(*cpu))
+      r.problem("cpu", *cpu, "names no catalog CPU", suggest(*cpu, catalog.cpu_names()));
+    else if (instance && instance->cpu != *cpu)
+      r.problem("cpu", *cpu, fmt::format("instance {} has {}", instance->name, instance->cpu),
+                "leave system.cpu out when an instance is given");
+    s.cpu = *cpu;
+  } else if (instance) {
+    s.cpu = instance->cpu;
+  }
+  s.allow_fallback = r.boolean("allow_fallback").value_or(false);
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   if (auto profile = r.string("profile")) {

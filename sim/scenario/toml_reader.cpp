@@ -1,5 +1,6 @@
 #include "scenario/toml_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -176,6 +177,24 @@ std::optional<std::vector<std::string>> TableReader::strings(const std::string& 
       if (item.is_string()) out.push_back(item.as_string()->get());
   if (!arr || out.size() != arr->size() || out.empty()) {
     problem(key, show(*node), "expected a non-empty list of strings, e.g. [\"a\", \"b\"]");
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<std::vector<double>> TableReader::numbers(const std::string& key, bool required) {
+  const auto* node = get(key, required, "a list of numbers");
+  if (!node) return std::nullopt;
+  const auto* arr = node->as_array();
+  std::vector<double> out;
+  if (arr)
+    for (const auto& item : *arr) {
+      if (item.is_floating_point()) out.push_back(item.as_floating_point()->get());
+      if (item.is_integer()) out.push_back(static_cast<double>(item.as_integer()->get()));
+    }
+  const bool finite = std::all_of(out.begin(), out.end(), [](double v) { return std::isfinite(v); });
+  if (!arr || out.size() != arr->size() || out.empty() || !finite) {
+    problem(key, show(*node), "expected a non-empty list of finite numbers, e.g. [0.5, 2]");
     return std::nullopt;
   }
   return out;

@@ -39,6 +39,7 @@ class TableReader {
   std::optional<std::vector<int64_t>> integers(const std::string& key, size_t min_count, size_t max_count,
                                                int64_t min, int64_t max, bool required = false);
   std::optional<std::vector<std::string>> strings(const std::string& key, bool required = false);
+  std::optional<std::vector<double>> numbers(const std::string& key, bool required = false);
   const toml::table* table(const std::string& key);
   const toml::array* array_of_tables(const std::string& key);
 

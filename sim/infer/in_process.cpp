@@ -1,0 +1,53 @@
+#include "infer/in_process.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include "platform/engine.hpp"
+#include "platform/single_host.hpp"
+
+namespace dlsim::infer {
+namespace {
+
+struct Request {
+  double submitted_s = 0;
+  simgrid::s4u::Mailbox* reply = nullptr;
+};
+
+}  // namespace
+
+InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProcessSpec& spec) {
+  auto engine = platform::make_engine();
+  auto* host = platform::build_single_host("host", spec.cores);
+  auto* queue = simgrid::s4u::Mailbox::by_name("model");
+  InferenceResult result;
+  result.requests = spec.concurrency * spec.requests_per_client;
+  for (const auto& call : forward.calls) result.forward_s += call.answer.seconds;
+
+  simgrid::s4u::Actor::create("worker", host, [&] {
+    for (int served = 0; served < result.requests; ++served) {
+      auto* request = queue->get<Request>();
+      for (const auto& call : forward.calls)
+        simgrid::s4u::this_actor::thread_execute(host, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
+      request->reply->put(request, 0);
+    }
+  });
+  std::vector<Request> requests(static_cast<size_t>(result.requests));
+  for (int c = 0; c < spec.concurrency; ++c) {
+    simgrid::s4u::Actor::create("client" + std::to_string(c), host, [&, c] {
+      auto* reply = simgrid::s4u::Mailbox::by_name("reply" + std::to_string(c));
+      for (int i = 0; i < spec.requests_per_client; ++i) {
+        Request& r = requests[static_cast<size_t>(c * spec.requests_per_client + i)];
+        r.submitted_s = simgrid::s4u::Engine::get_clock();
+        r.reply = reply;
+        queue->put(&r, 0);
+        reply->get<Request>();
+        result.latencies_s.push_back(simgrid::s4u::Engine::get_clock() - r.submitted_s);
+      }
+    });
+  }
+  engine->run();
+  result.makespan_s = simgrid::s4u::Engine::get_clock();
+  return result;
+}
+
+}  // namespace dlsim::infer

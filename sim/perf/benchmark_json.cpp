@@ -1,0 +1,107 @@
+#include "perf/benchmark_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& path, const std::string& key, const std::string& value,
+                      const std::string& expected) {
+  throw InputError(Problem{{path, 0, 0}, key, value, expected,
+                           "benchmark files come from kernels/cpu/dlsim-cpu-bench or kernels/gpu with "
+                           "--benchmark_out_format=json"});
+}
+
+double seconds_per(const std::string& unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  return 0;
+}
+
+// "<signature> | threads=<n> | <phase>/real_time" -> key; false when the name is not ours.
+bool parse_name(const std::string& name, KernelKey& key) {
+  const auto first = name.find(" | threads=");
+  if (first == std::string::npos) return false;
+  const auto second = name.find(" | ", first + 3);
+  if (second == std::string::npos) return false;
+  key.signature = name.substr(0, first);
+  const std::string threads = name.substr(first + 11, second - first - 11);
+  if (threads.empty() || threads.size() > 6 || threads.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  key.threads = std::stoi(threads);
+  key.phase = name.substr(second + 3);
+  key.phase = key.phase.substr(0, key.phase.find('/'));
+  return !key.signature.empty() && !key.phase.empty() && key.threads > 0;
+}
+
+}  // namespace
+
+Timing summarize(std::vector<double> seconds) {
+  Timing t;
+  if (seconds.empty()) return t;
+  std::sort(seconds.begin(), seconds.end());
+  auto quantile = [&](double q) {
+    const double pos = q * static_cast<double>(seconds.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(pos));
+    const size_t hi = std::min(lo + 1, seconds.size() - 1);
+    return seconds[lo] + (pos - static_cast<double>(lo)) * (seconds[hi] - seconds[lo]);
+  };
+  t.median_s = quantile(0.5);
+  t.p10_s = quantile(0.1);
+  t.p90_s = quantile(0.9);
+  t.repetitions = static_cast<int>(seconds.size());
+  return t;
+}
+
+RawBenchmarks parse_benchmark_json(const std::string& text, const std::string& path) {
+  const json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) bad(path, "", "", "a JSON object (Google Benchmark output)");
+  if (!doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+    bad(path, "benchmarks", "", "an array of benchmark rows");
+  RawBenchmarks raw;
+  raw.path = path;
+  if (doc.contains("context") && doc["context"].is_object())
+    for (const auto& [k, v] : doc["context"].items())
+      if (v.is_string()) raw.context[k] = v.get<std::string>();
+  for (const auto& row : doc["benchmarks"]) {
+    if (!row.is_object() || !row.contains("name") || !row["name"].is_string()) continue;
+    const std::string name = row["name"].get<std::string>();
+    KernelKey key;
+    if (!parse_name(name, key)) bad(path, "benchmarks[].name", name, "'<signature> | threads=<n> | <phase>'");
+    if (row.value("error_occurred", false)) {
+      raw.failed.push_back(name + ": " + row.value("error_message", std::string("error")));
+      continue;
+    }
+    if (row.value("run_type", std::string("iteration")) != "iteration") continue;  // aggregates
+    const double unit = seconds_per(row.value("time_unit", std::string("ns")));
+    if (unit == 0) bad(path, name + ".time_unit", row.value("time_unit", std::string()), "ns, us, ms or s");
+    if (!row.contains("real_time") || !row["real_time"].is_number())
+      bad(path, name + ".real_time", "", "a number");
+    const double t = row["real_time"].get<double>() * unit;
+    if (!(t > 0) || !std::isfinite(t)) bad(path, name + ".real_time", std::to_string(t), "a positive time");
+    raw.times[key].push_back(t);
+  }
+  if (raw.times.empty()) bad(path, "benchmarks", "", "at least one timed kernel");
+  return raw;
+}
+
+RawBenchmarks read_benchmark_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", "a readable benchmark JSON file", "check the path"});
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_benchmark_json(text.str(), path);
+}
+
+}  // namespace dlsim::perf

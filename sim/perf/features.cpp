@@ -1,0 +1,94 @@
+#include "perf/features.hpp"
+
+#include <stdexcept>
+
+namespace dlsim::perf {
+namespace {
+
+constexpr double kWord = 4.0;  // fp32; other types are measured on GPUs, where cuDNN reports its own
+
+int64_t window_out(int64_t size, int64_t before, int64_t after, int64_t window, int64_t stride, int64_t dilation) {
+  return (size + before + after - (dilation * (window - 1) + 1)) / stride + 1;
+}
+
+Features conv(const kernels::Signature& s, const std::string& phase) {
+  const auto n = s.get("n"), c = s.get("c"), h = s.get("h"), w = s.get("w"), k = s.get("k");
+  const auto r = s.get("r"), q = s.get("s"), g = s.get("g");
+  const auto& pad = s.list("pad", 4);
+  const auto& str = s.list("str", 2);
+  const auto& dil = s.list("dil", 2);
+  const double oh = static_cast<double>(window_out(h, pad[0], pad[2], r, str[0], dil[0]));
+  const double ow = static_cast<double>(window_out(w, pad[1], pad[3], q, str[1], dil[1]));
+  const double src = double(n) * c * h * w, dst = double(n) * k * oh * ow, wei = double(k) * (c / g) * r * q;
+  if (phase == "reorder_src") return {0, 2 * kWord * src};
+  if (phase == "reorder_dst") return {0, 2 * kWord * dst};
+  return {2.0 * dst * (c / g) * r * q, kWord * (src + dst + wei)};
+}
+
+Features linear(const kernels::Signature& s) {
+  const double n = double(s.get("n")), in = double(s.get("in")), out = double(s.get("out"));
+  return {2.0 * n * in * out, kWord * (n * in + n * out + in * out)};
+}
+
+Features pool(const kernels::Signature& s) {
+  const double n = double(s.get("n")), c = double(s.get("c")), h = double(s.get("h")), w = double(s.get("w"));
+  double window = h * w, out = 1;
+  if (s.fields.count("r")) {
+    const auto& pad = s.list("pad", 4);
+    const auto& str = s.list("str", 2);
+    const auto r = s.get("r"), q = s.get("s");
+    out = double(window_out(s.get("h"), pad[0], pad[2], r, str[0], 1)) *
+          double(window_out(s.get("w"), pad[1], pad[3], q, str[1], 1));
+    window = double(r * q);
+  } else if (s.fields.count("oh")) {
+    out = double(s.get("oh") * s.get("ow"));
+    window = h * w / out;
+  }
+  return {n * c * out * window, kWord * n * c * (h * w + out)};
+}
+
+double elements(const kernels::Signature& s) {
+  const double n = double(s.get("n"));
+  if (s.fields.count("e")) return n * double(s.get("e"));
+  if (s.fields.count("hw")) return n * double(s.get("c")) * double(s.get("hw"));
+  if (s.fields.count("classes")) return n * double(s.get("classes"));
+  double sum = 0;
+  for (const auto& shape : s.shapes) {
+    double e = 1;
+    for (auto d : shape) e *= double(d);
+    sum += e;
+  }
+  if (sum == 0) throw std::invalid_argument("signature '" + s.text + "' gives no element count");
+  return n * sum;
+}
+
+}  // namespace
+
+Features kernel_features(const kernels::Signature& s, const std::string& phase) {
+  if (s.op == "conv2d") return conv(s, phase);
+  if (s.op == "linear") return linear(s);
+  if (s.op == "maxpool" || s.op == "avgpool" || s.op == "global_avgpool" || s.op == "adaptive_avg_pool" ||
+      s.op == "global_maxpool")
+    return pool(s);
+  if (s.op == "sgd_momentum") return {3.0 * double(s.get("p")), kWord * 5 * double(s.get("p"))};
+  if (s.op == "sgd") return {2.0 * double(s.get("p")), kWord * 3 * double(s.get("p"))};
+  if (s.op == "adam") return {12.0 * double(s.get("p")), kWord * 7 * double(s.get("p"))};
+  const double e = elements(s);
+  const double streams = s.op == "add" ? 3 : 2;  // tensors read or written per element
+  const double per = s.op == "lrn" ? double(s.get("size")) : 1;
+  return {e * per, kWord * streams * e * (phase == "fwd" ? 1.0 : 1.5)};
+}
+
+std::vector<std::string> model_features(const std::string& op) {
+  if (op == "conv2d" || op == "linear") return {"one", "flops", "bytes"};
+  return {"one", "bytes"};
+}
+
+double feature_value(const Features& f, const std::string& name) {
+  if (name == "one") return 1.0;
+  if (name == "flops") return f.flops;
+  if (name == "bytes") return f.bytes;
+  throw std::invalid_argument("unknown model feature '" + name + "'");
+}
+
+}  // namespace dlsim::perf

@@ -1,0 +1,27 @@
+#pragma once
+// What a kernel does, read from its signature alone, so that a fitted model can price a
+// signature nobody measured: the arithmetic (a multiply-add counts 2 FLOPs) and the bytes
+// it must move at least once, per phase.
+#include <string>
+#include <vector>
+
+#include "signature.hpp"
+
+namespace dlsim::perf {
+
+struct Features {
+  double flops = 0;
+  double bytes = 0;
+};
+
+// Throws std::invalid_argument for an operator or phase it does not know.
+Features kernel_features(const kernels::Signature& signature, const std::string& phase);
+
+// The features a fitted model of this operator uses: compute-bound operators
+// {"one", "flops", "bytes"}, memory-bound ones {"one", "bytes"}.
+std::vector<std::string> model_features(const std::string& op);
+
+// Value of one named feature ("one", "flops", "bytes").
+double feature_value(const Features& f, const std::string& name);
+
+}  // namespace dlsim::perf

@@ -1,0 +1,125 @@
+#include "perf/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <Eigen/Dense>
+
+#include "core/error.hpp"
+#include "perf/features.hpp"
+#include "signature.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+struct Solution {
+  Eigen::VectorXd coef;
+  double loo_error = 1.0;
+};
+
+// min || diag(1/y) X c - 1 ||, with columns scaled for conditioning; leave-one-out
+// residuals from the hat matrix (r_i / (1 - h_ii)).
+Solution solve(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
+  const Eigen::Index n = x.rows(), p = x.cols();
+  Eigen::MatrixXd a = x.array().colwise() / y.array();
+  Eigen::VectorXd scale = a.colwise().maxCoeff().transpose().cwiseMax(1e-300);
+  a = a * scale.cwiseInverse().asDiagonal();
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
+  const auto qr = a.colPivHouseholderQr();
+  Solution s;
+  s.coef = qr.solve(ones).cwiseQuotient(scale);
+  if (n <= p) return s;
+  const Eigen::MatrixXd gram_inv = (a.transpose() * a).completeOrthogonalDecomposition().pseudoInverse();
+  const Eigen::VectorXd residual = ones - a * (s.coef.cwiseProduct(scale));
+  double sum = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double h = a.row(i) * gram_inv * a.row(i).transpose();
+    const double loo = residual(i) / std::max(1.0 - h, 1e-3);
+    sum += loo * loo;
+  }
+  s.loo_error = std::sqrt(sum / static_cast<double>(n));
+  return s;
+}
+
+}  // namespace
+
+FitModel fit_model(const std::vector<std::vector<double>>& x, const std::vector<double>& seconds,
+                   std::vector<std::string> features) {
+  std::vector<size_t> active(features.size());
+  for (size_t i = 0; i < active.size(); ++i) active[i] = i;
+  // A model needs fewer features than points to say how wrong it is.
+  while (active.size() > 1 && active.size() >= seconds.size()) active.pop_back();
+  const Eigen::Index n = static_cast<Eigen::Index>(seconds.size());
+  const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(seconds.data(), n);
+  for (;;) {
+    Eigen::MatrixXd m(n, static_cast<Eigen::Index>(active.size()));
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (size_t j = 0; j < active.size(); ++j) m(i, static_cast<Eigen::Index>(j)) = x[i][active[j]];
+    const Solution s = solve(m, y);
+    Eigen::Index worst = 0;
+    if (active.size() > 1 && s.coef.minCoeff(&worst) < 0) {
+      active.erase(active.begin() + worst);  // a negative cost per FLOP or byte explains nothing
+      continue;
+    }
+    FitModel model;
+    model.features = features;
+    model.coefficients.assign(features.size(), 0.0);
+    for (size_t j = 0; j < active.size(); ++j) model.coefficients[active[j]] = std::max(0.0, s.coef(Eigen::Index(j)));
+    model.loo_error = s.loo_error;
+    model.points = static_cast<int>(n);
+    return model;
+  }
+}
+
+double predict(const FitModel& model, const std::vector<double>& x) {
+  double t = 0;
+  for (size_t k = 0; k < model.coefficients.size(); ++k) t += model.coefficients[k] * x[k];
+  return t;
+}
+
+Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inputs) {
+  Profile profile;
+  profile.machine = inputs.machine;
+  profile.cpu = inputs.cpu;
+  profile.fitted_by = inputs.fitted_by;
+  std::map<KernelKey, std::vector<double>> times;
+  for (const auto& file : raw) {
+    profile.sources.push_back(file.path);
+    for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores"}) {
+      auto it = file.context.find(k);
+      if (it == file.context.end()) continue;
+      auto [known, inserted] = profile.identity.emplace(k, it->second);
+      if (!inserted && known->second != it->second)
+        throw InputError(Problem{{file.path, 0, 0}, std::string("context.") + k, it->second,
+                                 "the same machine as the other files ('" + known->second + "')",
+                                 "fit one profile per machine"});
+    }
+    for (const auto& [key, t] : file.times) times[key].insert(times[key].end(), t.begin(), t.end());
+  }
+  struct Group {
+    std::vector<std::vector<double>> x;
+    std::vector<double> y;
+  };
+  std::map<std::tuple<std::string, std::string, int>, Group> groups;
+  for (auto& [key, t] : times) {
+    profile.measured[key] = summarize(t);
+    const auto sig = kernels::parse_signature(key.signature);
+    const auto f = kernel_features(sig, key.phase);
+    auto& g = groups[{sig.op, key.phase, key.threads}];
+    std::vector<double> x;
+    for (const auto& name : model_features(sig.op)) x.push_back(feature_value(f, name));
+    g.x.push_back(std::move(x));
+    g.y.push_back(profile.measured[key].median_s);
+  }
+  for (const auto& [id, g] : groups) {
+    FitModel m = fit_model(g.x, g.y, model_features(std::get<0>(id)));
+    m.op = std::get<0>(id);
+    m.phase = std::get<1>(id);
+    m.threads = std::get<2>(id);
+    profile.fits.push_back(std::move(m));
+  }
+  return profile;
+}
+
+}  // namespace dlsim::perf

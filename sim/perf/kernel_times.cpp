@@ -1,0 +1,174 @@
+#include "perf/kernel_times.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "perf/features.hpp"
+#include "perf/fit.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+// A scaled answer rests on a first-order model (Amdahl's law, or the ratio of per-core
+// peaks) that no measurement here has validated; its error is assumed, and said to be.
+constexpr double kScalingError = 0.25;
+// P10 and P90 of a normal distribution lie 1.2816 standard deviations from its median.
+constexpr double kZ90 = 1.2816;
+
+double spread(const Timing& t) {
+  return t.median_s > 0 ? (t.p90_s - t.p10_s) / (2 * kZ90 * t.median_s) : 0;
+}
+
+std::string without_batch(const std::string& text, int64_t* batch) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string word; in >> word;) {
+    if (word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string::npos) {
+      if (batch) *batch = std::stoll(word.substr(1));
+      continue;
+    }
+    out += (out.empty() ? "" : " ") + word;
+  }
+  return out;
+}
+
+bool compute_bound(const kernels::Signature& sig, const std::string& phase) {
+  return (sig.op == "conv2d" || sig.op == "linear") && phase.rfind("reorder", 0) != 0;
+}
+
+std::vector<double> features_of(const FitModel& m, const kernels::Signature& sig, const std::string& phase) {
+  const auto f = kernel_features(sig, phase);
+  std::vector<double> x;
+  for (const auto& name : m.features) x.push_back(feature_value(f, name));
+  return x;
+}
+
+}  // namespace
+
+std::string to_string(Source source) {
+  switch (source) {
+    case Source::measured: return "measured";
+    case Source::interpolated: return "interpolated";
+    case Source::fitted: return "fitted";
+    case Source::scaled: return "scaled";
+    case Source::fallback: return "fallback";
+  }
+  return "unknown";
+}
+
+KernelTimes::KernelTimes(const Profile& profile, LookupOptions options)
+    : profile_(profile), options_(std::move(options)), threads_(profile.threads()) {
+  for (const auto& [key, t] : profile.measured) {
+    int64_t n = -1;
+    const std::string skeleton = without_batch(key.signature, &n);
+    if (n >= 0) by_batch_[{skeleton, key.phase, key.threads}][n] = t;
+    timed_.insert({skeleton, key.threads});
+    phases_.insert({skeleton, key.phase, key.threads});
+  }
+}
+
+bool KernelTimes::known_absent(const std::string& signature, const std::string& phase, int threads) const {
+  if (std::find(threads_.begin(), threads_.end(), threads) == threads_.end() && !threads_.empty())
+    threads = threads_.front();
+  const std::string skeleton = without_batch(signature, nullptr);
+  return timed_.count({skeleton, threads}) > 0 && phases_.count({skeleton, phase, threads}) == 0;
+}
+
+const FitModel* KernelTimes::fit(const std::string& op, const std::string& phase, int threads) const {
+  for (const auto& m : profile_.fits)
+    if (m.op == op && m.phase == phase && m.threads == threads) return &m;
+  return nullptr;
+}
+
+std::optional<Answer> KernelTimes::by_batch(const kernels::Signature& sig, const std::string& phase,
+                                            int threads) const {
+  int64_t n = -1;
+  const auto it = by_batch_.find({without_batch(sig.text, &n), phase, threads});
+  if (n < 0 || it == by_batch_.end()) return std::nullopt;
+  const auto& timings = it->second;
+  const auto upper = timings.lower_bound(n);
+  if (upper != timings.end() && upper != timings.begin()) {
+    const auto lower = std::prev(upper);
+    const double w = double(n - lower->first) / double(upper->first - lower->first);
+    const Timing& a = lower->second;
+    const Timing& b = upper->second;
+    return Answer{a.median_s + w * (b.median_s - a.median_s), std::max(spread(a), spread(b)), Source::interpolated,
+                  fmt::format("timed at n{} and n{}", lower->first, upper->first)};
+  }
+  // One side only: the fitted model's ratio carries the nearest timing to this batch.
+  const auto nearest = upper == timings.end() ? std::prev(upper) : upper;
+  const FitModel* m = fit(sig.op, phase, threads);
+  if (!m) return std::nullopt;
+  auto anchor = kernels::parse_signature(without_batch(sig.text, nullptr));
+  anchor.fields["n"] = {nearest->first};
+  const double here = predict(*m, features_of(*m, sig, phase)), there = predict(*m, features_of(*m, anchor, phase));
+  if (!(here > 0) || !(there > 0)) return std::nullopt;
+  return Answer{nearest->second.median_s * here / there, m->loo_error, Source::fitted,
+                fmt::format("timed at n{}, carried to n{} by the {} {} model", nearest->first, n, sig.op, phase)};
+}
+
+Answer KernelTimes::at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const {
+  if (auto it = profile_.measured.find({sig.text, phase, threads}); it != profile_.measured.end())
+    return {it->second.median_s, spread(it->second), Source::measured,
+            fmt::format("timed, {} repetitions", it->second.repetitions)};
+  if (auto a = by_batch(sig, phase, threads)) return *a;
+  if (const FitModel* m = fit(sig.op, phase, threads)) {
+    const double t = predict(*m, features_of(*m, sig, phase));
+    if (t > 0)
+      return {t, m->loo_error, Source::fitted,
+              fmt::format("{} {} model fitted to {} kernels", sig.op, phase, m->points)};
+  }
+  return fallback(sig, phase, threads);
+}
+
+Answer KernelTimes::thread_scaled(const kernels::Signature& sig, const std::string& phase, int threads) const {
+  const int most = threads_.back();
+  const Answer one = at_measured_threads(sig, phase, threads_.front());
+  if (threads_.front() != 1 || most == 1) {
+    Answer a = one;
+    a.source = Source::scaled;
+    a.rel_error = std::hypot(a.rel_error, kScalingError);
+    a.basis = fmt::format("{} thread(s) timed only; no speed-up assumed at {}", threads_.front(), threads);
+    return a;
+  }
+  const Answer many = at_measured_threads(sig, phase, most);
+  // Amdahl: T(p) = T(1) (f + (1 - f) / p), with f from the two timed thread counts.
+  const double f = std::clamp((many.seconds / one.seconds * most - 1) / (most - 1), 0.0, 1.0);
+  return {one.seconds * (f + (1 - f) / threads), std::hypot(std::max(one.rel_error, many.rel_error), kScalingError),
+          Source::scaled, fmt::format("Amdahl's law through 1 and {} threads (serial fraction {:.2f})", most, f)};
+}
+
+Answer KernelTimes::fallback(const kernels::Signature& sig, const std::string& phase, int threads) const {
+  if (!options_.allow_fallback || options_.fallback_flops_per_s <= 0 || options_.fallback_bytes_per_s <= 0)
+    throw UnrunnableError(fmt::format(
+        "the calibration profile has no basis for '{}' ({} on {} thread(s)): it timed no such kernel and fitted no "
+        "{} {} model; calibrate this network (dlsim calibrate --cpu --models ...) or set "
+        "system.allow_fallback = true to accept a roofline estimate",
+        sig.text, phase, threads, sig.op, phase));
+  const auto f = kernel_features(sig, phase);
+  const double t = std::max(f.flops / options_.fallback_flops_per_s, f.bytes / options_.fallback_bytes_per_s) /
+                   std::max(threads, 1);
+  return {t, 1.0, Source::fallback, "roofline of the catalog CPU (error assumed 100%)"};
+}
+
+Answer KernelTimes::time(const std::string& signature, const std::string& phase, int threads) const {
+  const auto sig = kernels::parse_signature(signature);
+  const bool measured_threads = std::find(threads_.begin(), threads_.end(), threads) != threads_.end();
+  Answer a = threads_.empty() ? fallback(sig, phase, threads)
+             : measured_threads ? at_measured_threads(sig, phase, threads)
+                                : thread_scaled(sig, phase, threads);
+  if (options_.cpu && a.source != Source::fallback) {
+    const auto& cpu = *options_.cpu;
+    a.seconds *= compute_bound(sig, phase) ? cpu.compute_ratio : cpu.clock_ratio;
+    a.rel_error = std::hypot(a.rel_error, kScalingError);
+    a.source = Source::scaled;
+    a.basis += "; " + cpu.basis;
+  }
+  return a;
+}
+
+}  // namespace dlsim::perf

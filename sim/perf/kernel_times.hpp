@@ -1,0 +1,73 @@
+#pragma once
+// "How long does this kernel take on this device?"  Every answer says where it came from:
+//   measured      the profile timed this signature, phase and thread count
+//   interpolated  timed at batch sizes on both sides; linear in the batch between them
+//   fitted        the operator's fitted model (anchored to the nearest timed batch of the
+//                 same signature when there is one)
+//   scaled        from timings at other thread counts (Amdahl's law through the 1- and
+//                 n-thread times) or from another CPU (ratio of per-core peaks)
+//   fallback      no basis at all: a roofline of the catalog CPU, only when allowed
+// and carries a relative error: the measured spread, or the fit's leave-one-out error.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "perf/profile.hpp"
+#include "signature.hpp"
+
+namespace dlsim::perf {
+
+enum class Source { measured, interpolated, fitted, scaled, fallback };
+inline constexpr Source kSources[] = {Source::measured, Source::interpolated, Source::fitted, Source::scaled,
+                                      Source::fallback};
+std::string to_string(Source source);
+
+struct Answer {
+  double seconds = 0;     // median
+  double rel_error = 0;   // one standard deviation, relative
+  Source source = Source::measured;
+  std::string basis;      // e.g. "timed at n32 and n128"
+};
+
+// The CPU a prediction is for, when it is not the calibrated machine; ratios against it.
+struct CpuScaling {
+  double compute_ratio = 1;  // calibrated per-core peak FLOP/s / target's
+  double clock_ratio = 1;    // calibrated clock / target's, for memory-bound and scalar kernels
+  std::string basis;         // "Xeon E5-2690 v3 from Emerald Rapids, per-core peaks"
+};
+
+struct LookupOptions {
+  bool allow_fallback = false;
+  double fallback_flops_per_s = 0;  // roofline of the device, per thread
+  double fallback_bytes_per_s = 0;
+  std::optional<CpuScaling> cpu;
+};
+
+class KernelTimes {
+ public:
+  KernelTimes(const Profile& profile, LookupOptions options);
+
+  // Throws UnrunnableError when nothing answers and the fallback is not allowed.
+  Answer time(const std::string& signature, const std::string& phase, int threads) const;
+  // Whether the profile timed this signature (at some batch) without this phase, so that
+  // the phase is known not to run: a reorder oneDNN did not need.
+  bool known_absent(const std::string& signature, const std::string& phase, int threads) const;
+
+ private:
+  Answer at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  std::optional<Answer> by_batch(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  const FitModel* fit(const std::string& op, const std::string& phase, int threads) const;
+  Answer thread_scaled(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;
+
+  const Profile& profile_;
+  LookupOptions options_;
+  std::vector<int> threads_;
+  // (signature without its batch, phase, threads) -> batch -> timing
+  std::map<std::tuple<std::string, std::string, int>, std::map<int64_t, Timing>> by_batch_;
+  std::set<std::pair<std::string, int>> timed_;                 // (signature without batch, threads)
+  std::set<std::tuple<std::string, std::string, int>> phases_;  // (signature without batch, phase, threads)
+};
+
+}  // namespace dlsim::perf

@@ -1,0 +1,71 @@
+#pragma once
+// A calibration profile: one device's measured kernel times, the models fitted to them,
+// and the framework behaviour that decides which kernels a step runs.  Written by
+// `dlsim calibrate` (profile_writer), read by sim/scenario (profile_reader); plain data.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace dlsim::perf {
+
+// One kernel as measured: its signature, the phase of it that ran, and the CPU threads.
+struct KernelKey {
+  std::string signature;  // as sim/graph/kernel_signature writes it
+  std::string phase;      // "fwd", "bwd_data", "bwd_weights", "reorder_src", "blas_fwd", "update", ...
+  int threads = 1;
+  auto operator<=>(const KernelKey&) const = default;
+};
+
+// Spread over the benchmark's repetitions.
+struct Timing {
+  double median_s = 0;
+  double p10_s = 0;
+  double p90_s = 0;
+  int repetitions = 0;
+};
+
+// time = sum_k coefficients[k] * feature_k(kernel), fitted per operator, phase and thread
+// count by least squares on relative error.  loo_error is the root mean square relative
+// error of leave-one-out predictions: the known error of an answer from this model.
+struct FitModel {
+  std::string op;
+  std::string phase;
+  int threads = 1;
+  std::vector<std::string> features;  // "one", "flops", "bytes"
+  std::vector<double> coefficients;   // seconds per unit of each feature
+  double loo_error = 0;
+  int points = 0;
+};
+
+// How the framework whose runs the profile predicts maps layers to kernels.  PyTorch 1.13
+// on CPU (ATen's ConvParams::use_mkldnn and at::addmm): fp32 nn.Linear goes to the system
+// BLAS; a 1x1, stride-1 convolution leaves oneDNN for BLAS when the batch is under
+// pointwise_conv_blas_below_batch and only pointwise_conv_blas_max_threads threads run;
+// oneDNN convolutions on plain NCHW tensors reorder their source and destination into the
+// blocked layout and back, reorders_per_conv times each per training step (forward and
+// backward) and once each per inference.
+struct FrameworkRules {
+  std::string name = "pytorch-1.13-cpu";
+  bool linear_uses_blas = true;
+  int pointwise_conv_blas_below_batch = 16;
+  int pointwise_conv_blas_max_threads = 1;
+  int training_reorders_per_conv = 2;
+};
+
+struct Profile {
+  std::string device = "cpu";
+  std::string machine;                        // e.g. "devbox-emerald-rapids-2vcpu"
+  std::map<std::string, std::string> identity;  // cpu_model, onednn_version, ... from the raw files
+  std::string cpu;                            // catalog CPU the machine is an instance of; may be empty
+  std::vector<std::string> sources;           // raw files it was fitted from
+  std::string fitted_by;                      // dlsim version and commit
+  FrameworkRules framework;
+  std::map<KernelKey, Timing> measured;
+  std::vector<FitModel> fits;
+
+  std::vector<int> threads() const;  // thread counts with measurements, ascending
+};
+
+}  // namespace dlsim::perf

@@ -1,0 +1,156 @@
+#include "perf/step_plan.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "graph/cost.hpp"
+#include "graph/kernel_signature.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+using graph::Graph;
+using graph::Node;
+using graph::OpKind;
+
+constexpr double kZ90 = 1.2816;
+
+// Autograd sums the gradients of a tensor that feeds several layers: one addition per
+// consumer beyond the first.
+std::vector<std::pair<const Node*, int>> extra_consumers(const Graph& graph) {
+  std::vector<int> consumers(graph.nodes().size(), 0);
+  for (const auto& node : graph.nodes())
+    for (auto in : node.inputs) ++consumers[static_cast<size_t>(in)];
+  std::vector<std::pair<const Node*, int>> out;
+  for (const auto& node : graph.nodes())
+    if (node.kind != OpKind::input && consumers[static_cast<size_t>(node.id)] > 1)
+      out.emplace_back(&node, consumers[static_cast<size_t>(node.id)] - 1);
+  return out;
+}
+
+std::string gradient_sum(const Node& node, int64_t batch, const std::string& type) {
+  return fmt::format("add {} n{} e{} x2", type, batch, graph::elements(node.output));
+}
+
+struct Builder {
+  const Graph& graph;
+  int64_t batch;
+  int threads;
+  const KernelTimes& times;
+  const FrameworkRules& rules;
+  StepPlan plan;
+
+  void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
+    plan.calls.push_back({stage, node.name, signature, phase, times.time(signature, phase, threads)});
+  }
+  // A reorder oneDNN was seen not to need (the tensor already had its layout) is skipped.
+  void reorder(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
+    if (!times.known_absent(signature, phase, threads)) call(stage, node, signature, phase);
+  }
+
+  bool pointwise_blas(const Node& node) const {
+    const auto& a = std::get<graph::ConvAttrs>(node.attrs);
+    const auto& w = a.window;
+    return w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 && w.stride_w == 1 && w.pad_top == 0 &&
+           w.pad_left == 0 && w.pad_bottom == 0 && w.pad_right == 0 && a.dilation_h == 1 && a.dilation_w == 1 &&
+           a.groups == 1 && batch < rules.pointwise_conv_blas_below_batch &&
+           threads <= rules.pointwise_conv_blas_max_threads;
+  }
+  bool on_blas(const Node& node) const {
+    return (node.kind == OpKind::linear && rules.linear_uses_blas) || (node.kind == OpKind::conv && pointwise_blas(node));
+  }
+  bool feeds_on_input(const Node& node) const {
+    return node.inputs.size() == 1 && graph.node(node.inputs[0]).kind == OpKind::input;
+  }
+
+  void forward(const Node& node, bool training) {
+    const std::string sig = graph::kernel_signature(graph, node, batch, graph::DataType::fp32);
+    if (sig.empty() || (node.kind == OpKind::dropout && !training)) return;
+    if (on_blas(node)) return call(Stage::forward, node, sig, "blas_fwd");
+    if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_src");
+    call(Stage::forward, node, sig, "fwd");
+    if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_dst");
+  }
+
+  void backward(const Node& node) {
+    const std::string sig = graph::kernel_signature(graph, node, batch, graph::DataType::fp32);
+    if (sig.empty() || node.kind == OpKind::add || node.kind == OpKind::concat) return;  // views of the gradient
+    const bool data_gradient = !feeds_on_input(node);
+    if (on_blas(node)) {
+      if (data_gradient) call(Stage::backward, node, sig, "blas_bwd_data");
+      return call(Stage::backward, node, sig, "blas_bwd_weights");
+    }
+    if (node.kind != OpKind::conv && node.kind != OpKind::linear) return call(Stage::backward, node, sig, "bwd_data");
+    for (int i = 1; i < rules.training_reorders_per_conv && node.kind == OpKind::conv; ++i) {
+      reorder(Stage::backward, node, sig, "reorder_dst");
+      if (data_gradient) reorder(Stage::backward, node, sig, "reorder_src");
+    }
+    if (data_gradient) call(Stage::backward, node, sig, "bwd_data");
+    call(Stage::backward, node, sig, "bwd_weights");
+  }
+
+  void gradient_sums() {
+    for (const auto& [node, extra] : extra_consumers(graph))
+      for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, "fp32"), "fwd");
+  }
+};
+
+}  // namespace
+
+std::string to_string(Stage stage) {
+  switch (stage) {
+    case Stage::forward: return "forward";
+    case Stage::backward: return "backward";
+    case Stage::update: return "update";
+  }
+  return "unknown";
+}
+
+StepTotals StepPlan::totals() const {
+  StepTotals t;
+  double sigma = 0;
+  for (const auto& c : calls) {
+    t.seconds += c.answer.seconds;
+    t.seconds_by_source[c.answer.source] += c.answer.seconds;
+    sigma += c.answer.rel_error * c.answer.seconds;
+  }
+  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds);
+  t.p90_seconds = t.seconds + kZ90 * sigma;
+  return t;
+}
+
+std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batch, graph::DataType type) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& sig) {
+    if (!sig.empty() && seen.insert(sig).second) out.push_back(sig);
+  };
+  for (const auto& node : graph.nodes()) add(graph::kernel_signature(graph, node, batch, type));
+  for (const auto& [node, extra] : extra_consumers(graph)) add(gradient_sum(*node, batch, graph::to_string(type)));
+  const int64_t params = graph::model_totals(graph, 1, type).params;
+  for (const char* optimizer : {"sgd_momentum", "adam"}) add(fmt::format("{} {} p{}", optimizer, graph::to_string(type), params));
+  return out;
+}
+
+StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& optimizer, int threads,
+                       const KernelTimes& times, const FrameworkRules& rules) {
+  Builder b{graph, batch, threads, times, rules, {}};
+  for (const auto& node : graph.nodes()) b.forward(node, true);
+  for (auto it = graph.nodes().rbegin(); it != graph.nodes().rend(); ++it) b.backward(*it);
+  b.gradient_sums();
+  const auto params = graph::model_totals(graph, batch, graph::DataType::fp32).params;
+  const std::string update = fmt::format("{} fp32 p{}", optimizer, params);
+  b.plan.calls.push_back({Stage::update, "optimizer", update, "update", times.time(update, "update", threads)});
+  return std::move(b.plan);
+}
+
+StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
+                        const FrameworkRules& rules) {
+  Builder b{graph, batch, threads, times, rules, {}};
+  for (const auto& node : graph.nodes())
+    if (!node.train_only) b.forward(node, false);
+  return std::move(b.plan);
+}
+
+}  // namespace dlsim::perf

@@ -1,0 +1,50 @@
+#pragma once
+// Workload expansion: a network and a batch become the kernels one device runs per step,
+// in order, as the profile's framework runs them, each priced by KernelTimes.
+//   training:  forward in graph order; backward in reverse (data then weight gradients,
+//              gradient sums where a tensor feeds several layers); the optimizer update
+//   inference: forward only, training-only heads and dropout skipped
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/cost.hpp"
+#include "graph/graph.hpp"
+#include "perf/kernel_times.hpp"
+
+namespace dlsim::perf {
+
+enum class Stage { forward, backward, update };
+std::string to_string(Stage stage);
+
+struct KernelCall {
+  Stage stage = Stage::forward;
+  std::string layer;
+  std::string signature;
+  std::string phase;
+  Answer answer;
+};
+
+struct StepTotals {
+  double seconds = 0;       // sum of medians
+  double p10_seconds = 0;   // band: errors taken as fully correlated, the cautious choice
+  double p90_seconds = 0;
+  std::map<Source, double> seconds_by_source;
+};
+
+struct StepPlan {
+  std::vector<KernelCall> calls;
+  StepTotals totals() const;
+};
+
+// The distinct signatures a calibration must time for this network and batch, in first-use
+// order: every layer's kernel, the gradient sums of tensors with several consumers, and the
+// optimizer updates (SGD with momentum, Adam) over all parameters.
+std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64_t batch, graph::DataType type);
+
+StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,
+                       const KernelTimes& times, const FrameworkRules& rules);
+StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
+                        const FrameworkRules& rules);
+
+}  // namespace dlsim::perf

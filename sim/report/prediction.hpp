@@ -1,0 +1,24 @@
+#pragma once
+// One simulated prediction, as the reporters receive it: the priced kernel plan, its band
+// and provenance, and what the SimGrid simulation made of it.
+#include <optional>
+#include <string>
+
+#include "infer/in_process.hpp"
+#include "perf/step_plan.hpp"
+#include "train/single_device.hpp"
+
+namespace dlsim::report {
+
+struct Prediction {
+  std::string profile;        // path of the calibration profile used
+  std::string profile_machine;
+  std::string framework;      // the profile's framework rules
+  std::string scaling;        // how the profile was carried to the scenario's CPU; empty if not
+  perf::StepPlan plan;        // one step (training) or one forward pass (inference)
+  perf::StepTotals totals;
+  std::optional<train::TrainingResult> training;
+  std::optional<infer::InferenceResult> inference;
+};
+
+}  // namespace dlsim::report

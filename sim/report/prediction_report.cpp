@@ -1,0 +1,97 @@
+#include "report/prediction_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace dlsim::report {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Nearest-rank percentile of a sample.
+double percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+ordered_json band(double p10, double p50, double p90) { return {{"p10", p10}, {"p50", p50}, {"p90", p90}}; }
+
+ordered_json provenance(const Prediction& p) {
+  ordered_json shares = ordered_json::object();
+  for (auto source : perf::kSources) {
+    auto it = p.totals.seconds_by_source.find(source);
+    shares[perf::to_string(source)] = it == p.totals.seconds_by_source.end() || p.totals.seconds <= 0
+                                          ? 0.0
+                                          : it->second / p.totals.seconds;
+  }
+  ordered_json out = {{"share_of_predicted_time", shares},
+                      {"kernels", p.plan.calls.size()},
+                      {"profile", p.profile},
+                      {"profile_machine", p.profile_machine},
+                      {"framework", p.framework}};
+  if (!p.scaling.empty()) out["scaled_to"] = p.scaling;
+  return out;
+}
+
+}  // namespace
+
+void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
+  const double samples = static_cast<double>(batch);
+  // The band's width comes from the kernel plan; the simulation sets its centre.
+  const double low = p.totals.seconds > 0 ? p.totals.p10_seconds / p.totals.seconds : 1;
+  const double high = p.totals.seconds > 0 ? p.totals.p90_seconds / p.totals.seconds : 1;
+  if (p.training) {
+    const double step = p.training->step_time_s;
+    out["throughput_images_per_s"] = samples / step;
+    out["throughput_band_images_per_s"] = band(samples / (step * high), samples / step, samples / (step * low));
+    out["step_time_s"] = step;
+    out["step_time_band_s"] = band(step * low, step, step * high);
+    out["stages_s"] = {{"forward", p.training->forward_s},
+                       {"backward", p.training->backward_s},
+                       {"update", p.training->update_s}};
+  }
+  if (p.inference) {
+    const auto& r = *p.inference;
+    out["throughput_images_per_s"] = samples * r.requests / r.makespan_s;
+    out["throughput_band_images_per_s"] = band(samples * r.requests / (r.makespan_s * high),
+                                               samples * r.requests / r.makespan_s,
+                                               samples * r.requests / (r.makespan_s * low));
+    out["latency_ms"] = {{"p50", 1e3 * percentile(r.latencies_s, 0.5)},
+                         {"p90", 1e3 * percentile(r.latencies_s, 0.9)},
+                         {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
+    out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
+  }
+  out["provenance"] = provenance(p);
+}
+
+std::string prediction_table(const ordered_json& run) {
+  std::string out;
+  const auto& t = run["throughput_band_images_per_s"];
+  out += fmt::format("  throughput {:.4g} images/s (P10 {:.4g}, P90 {:.4g})\n", run["throughput_images_per_s"].get<double>(),
+                     t["p10"].get<double>(), t["p90"].get<double>());
+  if (run.contains("step_time_s")) {
+    const auto& s = run["stages_s"];
+    out += fmt::format("  step time {:.4g} s: forward {:.4g} s, backward {:.4g} s, update {:.4g} s\n",
+                       run["step_time_s"].get<double>(), s["forward"].get<double>(), s["backward"].get<double>(),
+                       s["update"].get<double>());
+  }
+  if (run.contains("latency_ms")) {
+    const auto& l = run["latency_ms"];
+    out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
+                       l["p90"].get<double>(), l["p99"].get<double>());
+  }
+  const auto& p = run["provenance"];
+  std::string shares;
+  for (const auto& [source, share] : p["share_of_predicted_time"].items())
+    if (share.get<double>() > 0) shares += fmt::format("{}{} {:.1f}%", shares.empty() ? "" : ", ", source, 100 * share.get<double>());
+  out += fmt::format("  predicted time: {} ({} kernels; profile {})\n", shares, p["kernels"].get<size_t>(),
+                     p["profile"].get<std::string>());
+  if (p.contains("scaled_to")) out += fmt::format("  scaled: {}\n", p["scaled_to"].get<std::string>());
+  return out;
+}
+
+}  // namespace dlsim::report

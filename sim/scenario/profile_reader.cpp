@@ -1,0 +1,128 @@
+#include "scenario/profile_reader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "scenario/toml_reader.hpp"
+
+namespace dlsim::scenario {
+namespace {
+
+constexpr double kMaxMicroseconds = 1e12;
+
+void read_header(TableReader& r, perf::Profile& p) {
+  p.device = r.string("device", true).value_or("cpu");
+  p.machine = r.string("machine", true).value_or("");
+  p.cpu = r.string("cpu").value_or("");
+  p.fitted_by = r.string("fitted_by").value_or("");
+  p.sources = r.strings("sources").value_or(std::vector<std::string>{});
+  if (const auto* identity = r.table("identity"))
+    for (const auto& [k, v] : *identity)
+      if (v.is_string()) p.identity[std::string(k.str())] = v.as_string()->get();
+  r.finish();
+}
+
+void read_framework(TableReader& r, perf::FrameworkRules& f) {
+  f.name = r.string("name").value_or(f.name);
+  f.linear_uses_blas = r.boolean("linear_uses_blas").value_or(f.linear_uses_blas);
+  f.pointwise_conv_blas_below_batch =
+      static_cast<int>(r.integer("pointwise_conv_blas_below_batch", 0, 1 << 20).value_or(f.pointwise_conv_blas_below_batch));
+  f.pointwise_conv_blas_max_threads =
+      static_cast<int>(r.integer("pointwise_conv_blas_max_threads", 0, 1 << 16).value_or(f.pointwise_conv_blas_max_threads));
+  f.training_reorders_per_conv =
+      static_cast<int>(r.integer("training_reorders_per_conv", 0, 16).value_or(f.training_reorders_per_conv));
+  r.finish();
+}
+
+void read_kernel(TableReader& r, perf::Profile& p) {
+  const auto signature = r.string("signature", true);
+  const auto phase = r.string("phase", true);
+  const auto threads = r.integer("threads", 1, 1 << 16, true);
+  const auto median = r.number("median_us", 0, kMaxMicroseconds, true);
+  const auto p10 = r.number("p10_us", 0, kMaxMicroseconds, true);
+  const auto p90 = r.number("p90_us", 0, kMaxMicroseconds, true);
+  const auto reps = r.integer("reps", 1, 1 << 20, true);
+  r.finish();
+  if (signature && phase && threads && median && p10 && p90 && reps)
+    p.measured[{*signature, *phase, static_cast<int>(*threads)}] = {*median * 1e-6, *p10 * 1e-6, *p90 * 1e-6,
+                                                                    static_cast<int>(*reps)};
+}
+
+void read_fit(TableReader& r, perf::Profile& p) {
+  perf::FitModel m;
+  m.op = r.string("op", true).value_or("");
+  m.phase = r.string("phase", true).value_or("");
+  m.threads = static_cast<int>(r.integer("threads", 1, 1 << 16, true).value_or(1));
+  m.features = r.strings("features", true).value_or(std::vector<std::string>{});
+  m.coefficients = r.numbers("coefficients", true).value_or(std::vector<double>{});
+  m.loo_error = r.number("loo_error", 0, 1e6, true).value_or(1.0);
+  m.points = static_cast<int>(r.integer("points", 1, 1 << 30, true).value_or(0));
+  for (const auto& f : m.features)
+    if (f != "one" && f != "flops" && f != "bytes")
+      r.problem("features", f, "expected \"one\", \"flops\" or \"bytes\"");
+  if (m.features.size() != m.coefficients.size())
+    r.problem("coefficients", fmt::format("{} values", m.coefficients.size()),
+              fmt::format("one coefficient per feature ({})", m.features.size()));
+  r.finish();
+  p.fits.push_back(std::move(m));
+}
+
+}  // namespace
+
+perf::Profile parse_profile(const std::string& text, const std::string& source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()),
+                             "profiles are written by dlsim calibrate"});
+  }
+  ProblemList problems;
+  perf::Profile p;
+  TableReader top(root, "", problems);
+  if (const auto* t = top.table("profile")) {
+    TableReader r(*t, "profile", problems);
+    read_header(r, p);
+  } else {
+    top.problem("profile", "", "a [profile] section", "profiles are written by dlsim calibrate");
+  }
+  if (const auto* t = top.table("framework")) {
+    TableReader r(*t, "framework", problems);
+    read_framework(r, p.framework);
+  }
+  if (const auto* t = top.table("kernels")) {
+    TableReader k(*t, "kernels", problems);
+    if (const auto* measured = k.array_of_tables("measured")) {
+      size_t i = 0;
+      for (const auto& entry : *measured) {
+        TableReader r(*entry.as_table(), fmt::format("kernels.measured[{}]", i++), problems);
+        read_kernel(r, p);
+      }
+    }
+    k.finish();
+  }
+  if (const auto* fits = top.array_of_tables("fit")) {
+    size_t i = 0;
+    for (const auto& entry : *fits) {
+      TableReader r(*entry.as_table(), fmt::format("fit[{}]", i++), problems);
+      read_fit(r, p);
+    }
+  }
+  top.finish();
+  problems.throw_if_any();
+  return p;
+}
+
+perf::Profile load_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(Problem{{path, 0, 0}, "system.profile", path, "a readable calibration profile",
+                             "calibration/profiles/ holds the committed ones"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_profile(text.str(), path);
+}
+
+}  // namespace dlsim::scenario

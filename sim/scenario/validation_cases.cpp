@@ -1,0 +1,119 @@
+#include "scenario/validation_cases.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/csv.hpp"
+#include "core/suggest.hpp"
+#include "scenario/toml_reader.hpp"
+
+namespace dlsim::scenario {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Replaces every "{column}" by the row's value; unknown columns are problems.
+std::string fill(const std::string& pattern, const CsvRow& row, const std::vector<std::string>& columns,
+                 TableReader& r, const std::string& key) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '{') {
+      out += pattern[i];
+      continue;
+    }
+    const size_t close = pattern.find('}', i);
+    const std::string column = pattern.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
+    auto it = row.fields.find(column);
+    if (close == std::string::npos || it == row.fields.end()) {
+      r.problem(key, pattern, "placeholders that name columns of the data", suggest(column, columns));
+      return out;
+    }
+    out += it->second;
+    i = close;
+  }
+  return out;
+}
+
+double number(const CsvRow& row, const std::string& column, const std::string& file) {
+  auto it = row.fields.find(column);
+  try {
+    if (it != row.fields.end()) return std::stod(it->second);
+  } catch (const std::exception&) {
+  }
+  throw InputError(Problem{{file, row.line, 0}, column, it == row.fields.end() ? "" : it->second, "a number", ""});
+}
+
+void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase>& out) {
+  const auto data = r.string("data", true);
+  const auto scenario = r.string("scenario", true);
+  const auto id = r.string("id", true);
+  const auto group = r.string("group", true);
+  const auto measured = r.string("measured", true);
+  const auto predicted = r.string("predicted", true);
+  const auto bound = r.number("bound_mape_pct", 0, 1000, true);
+  const auto band = r.strings("band");
+  std::vector<std::pair<std::string, std::string>> where, sets;
+  for (auto [key, list] : {std::pair{"where", &where}, std::pair{"set", &sets}})
+    if (const auto* t = r.table(key))
+      for (const auto& [k, v] : *t) list->emplace_back(std::string(k.str()), v.value_or(std::string()));
+  if (band && band->size() != 2) r.problem("band", "", "[P10 column, P90 column]");
+  r.finish();
+  if (!data || !scenario || !id || !group || !measured || !predicted || !bound) return;
+  const std::string file = (base / *data).lexically_normal().string();
+  const CsvTable table = read_csv(file);
+  for (const auto& row : table.rows) {
+    bool take = true;
+    for (const auto& [column, value] : where) take = take && row.fields.count(column) && row.fields.at(column) == value;
+    if (!take) continue;
+    ValidationCase c;
+    c.id = fill(*id, row, table.columns, r, "id");
+    c.group = fill(*group, row, table.columns, r, "group");
+    c.scenario = (base / fill(*scenario, row, table.columns, r, "scenario")).lexically_normal().string();
+    for (const auto& [key, value] : sets)
+      c.overrides.push_back(parse_override(key + "=" + fill(value, row, table.columns, r, "set." + key)));
+    c.predicted_key = *predicted;
+    c.measured = number(row, *measured, file);
+    if (band && band->size() == 2) {
+      c.measured_p10 = number(row, (*band)[0], file);
+      c.measured_p90 = number(row, (*band)[1], file);
+    }
+    c.bound_mape_pct = *bound;
+    c.row = {file, row.line, 0};
+    out.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+std::vector<ValidationCase> load_cases(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", "a readable case file", "validation/cases/ holds them"});
+  std::stringstream text;
+  text << in.rdbuf();
+  toml::table root;
+  try {
+    root = toml::parse(text.str(), path);
+  } catch (const toml::parse_error& e) {
+    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), ""});
+  }
+  ProblemList problems;
+  TableReader top(root, "", problems);
+  std::vector<ValidationCase> out;
+  if (const auto* suites = top.array_of_tables("suite")) {
+    size_t i = 0;
+    for (const auto& suite : *suites) {
+      TableReader r(*suite.as_table(), fmt::format("suite[{}]", i++), problems);
+      read_suite(r, fs::path(path).parent_path(), out);
+    }
+  } else {
+    top.problem("suite", "", "at least one [[suite]]");
+  }
+  top.finish();
+  problems.throw_if_any();
+  return out;
+}
+
+}  // namespace dlsim::scenario

@@ -1,0 +1,35 @@
+#pragma once
+// validation/cases/*.toml: which measured rows dlsim must predict, and how each becomes a
+// scenario.  A file holds [[suite]] tables:
+//   data      CSV of measured runs (relative to the case file)
+//   where     { column = "value", ... }: the rows this suite takes
+//   scenario  scenario template; "{column}" is replaced by the row's value
+//   set       { "key" = "value" }: --set overrides, with "{column}" placeholders
+//   id, group names with placeholders; group names say CPU or GPU, train or infer, machine
+//   measured  column of the measured value; band = [P10 column, P90 column] (optional)
+//   predicted key of `dlsim run --format json` to compare with (e.g. throughput_images_per_s)
+//   bound_mape_pct  the group's committed bound on mean absolute percentage error
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "scenario/scenario.hpp"
+
+namespace dlsim::scenario {
+
+struct ValidationCase {
+  std::string id;
+  std::string group;
+  std::string scenario;
+  std::vector<Override> overrides;
+  std::string predicted_key;
+  double measured = 0;
+  double measured_p10 = 0;  // 0 when the data gives no spread
+  double measured_p90 = 0;
+  double bound_mape_pct = 0;
+  SourceLocation row;       // the measured row
+};
+
+std::vector<ValidationCase> load_cases(const std::string& path);
+
+}  // namespace dlsim::scenario

@@ -1,0 +1,27 @@
+#pragma once
+// Training on one device: a SimGrid actor runs the step's kernels in order, forward,
+// backward and update, each an execution on the host's cores lasting the duration sim/perf
+// predicted.  Input comes from synthetic data already in memory (what the measured runs
+// used), so no loader competes for the cores.
+#include "perf/step_plan.hpp"
+
+namespace dlsim::train {
+
+struct HostSpec {
+  int cores = 1;    // cores the host has
+  int threads = 1;  // cores each kernel runs on
+};
+
+struct TrainingResult {
+  int steps = 0;
+  double step_time_s = 0;   // simulated, mean over steps
+  double forward_s = 0;     // per step, by stage
+  double backward_s = 0;
+  double update_s = 0;
+};
+
+// Simulates `steps` training steps in this process's SimGrid engine (created here: one
+// simulation per process).
+TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& host, int steps);
+
+}  // namespace dlsim::train
