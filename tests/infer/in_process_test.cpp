@@ -1,0 +1,33 @@
+#include <algorithm>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "infer/in_process.hpp"
+
+namespace dlsim::infer {
+namespace {
+
+perf::StepPlan forward_of(double seconds) {
+  perf::StepPlan plan;
+  plan.calls.push_back({perf::Stage::forward, "net", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}});
+  return plan;
+}
+
+TEST(InProcess, OneClientWaitsOnlyForItsOwnForwardPass) {
+  const auto r = simulate_in_process(forward_of(10e-3), {2, 2, 1, 5});
+  std::printf("1 client, 5 requests of 10 ms: expected 0.050 s, simulated %.9f s\n", r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, 50e-3, 1e-9);
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 10e-3, 1e-9);
+}
+
+TEST(InProcess, ConcurrentClientsQueueForTheOneWorker) {
+  const auto r = simulate_in_process(forward_of(10e-3), {2, 2, 2, 4});
+  // Two requests always waiting: each waits for the other's pass, then its own.
+  std::printf("2 clients, 8 requests of 10 ms: expected 0.080 s, simulated %.9f s\n", r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, 80e-3, 1e-9);
+  EXPECT_NEAR(*std::max_element(r.latencies_s.begin(), r.latencies_s.end()), 20e-3, 1e-9);
+}
+
+}  // namespace
+}  // namespace dlsim::infer

@@ -1,0 +1,85 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "perf/kernel_times.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+// relu timed at batch 2 and 8 on one thread, at batch 2 on two; a relu model fitted.
+Profile relu_profile() {
+  Profile p;
+  p.measured[{"relu fp32 n2 e8", "fwd", 1}] = {10e-6, 9e-6, 11e-6, 5};
+  p.measured[{"relu fp32 n8 e8", "fwd", 1}] = {40e-6, 39e-6, 41e-6, 5};
+  p.measured[{"relu fp32 n2 e8", "fwd", 2}] = {6e-6, 6e-6, 6e-6, 5};
+  p.measured[{"relu fp32 n8 e8", "fwd", 2}] = {24e-6, 24e-6, 24e-6, 5};
+  // bytes of a relu forward: 2 tensors x 4 bytes x elements; 128 bytes take 10 us
+  p.fits.push_back({"relu", "fwd", 1, {"one", "bytes"}, {0, 10e-6 / 128}, 0.2, 2});
+  p.fits.push_back({"relu", "fwd", 2, {"one", "bytes"}, {0, 6e-6 / 128}, 0.2, 2});
+  return p;
+}
+
+TEST(KernelTimes, MeasuredInterpolatedFitted) {
+  const Profile p = relu_profile();
+  const KernelTimes times(p, {});
+  const Answer measured = times.time("relu fp32 n2 e8", "fwd", 1);
+  EXPECT_EQ(measured.source, Source::measured);
+  EXPECT_DOUBLE_EQ(measured.seconds, 10e-6);
+  EXPECT_NEAR(measured.rel_error, 2e-6 / (2 * 1.2816 * 10e-6), 1e-9);
+
+  const Answer between = times.time("relu fp32 n4 e8", "fwd", 1);
+  EXPECT_EQ(between.source, Source::interpolated);
+  EXPECT_NEAR(between.seconds, 20e-6, 1e-12);
+
+  // Beyond the timed batches: the nearest timing, carried by the model's ratio.
+  const Answer beyond = times.time("relu fp32 n16 e8", "fwd", 1);
+  EXPECT_EQ(beyond.source, Source::fitted);
+  EXPECT_NEAR(beyond.seconds, 80e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(beyond.rel_error, 0.2);
+
+  // Another shape: the model alone.
+  const Answer other = times.time("relu fp32 n1 e64", "fwd", 1);
+  EXPECT_EQ(other.source, Source::fitted);
+  EXPECT_NEAR(other.seconds, 40e-6, 1e-12);
+}
+
+TEST(KernelTimes, NoBasisIsAnErrorUnlessTheFallbackIsAllowed) {
+  const Profile p = relu_profile();
+  EXPECT_THROW(KernelTimes(p, {}).time("tanh fp32 n2 e8", "fwd", 1), UnrunnableError);
+  LookupOptions options;
+  options.allow_fallback = true;
+  options.fallback_flops_per_s = 1e9;
+  options.fallback_bytes_per_s = 1e9;
+  const Answer a = KernelTimes(p, options).time("tanh fp32 n2 e8", "fwd", 1);
+  EXPECT_EQ(a.source, Source::fallback);
+  EXPECT_NEAR(a.seconds, 128 / 1e9, 1e-15);  // bytes dominate: 128 B at 1 GB/s
+  EXPECT_DOUBLE_EQ(a.rel_error, 1.0);
+}
+
+TEST(KernelTimes, UntimedThreadCountsFollowAmdahl) {
+  const Profile p = relu_profile();
+  const Answer a = KernelTimes(p, {}).time("relu fp32 n2 e8", "fwd", 4);
+  // serial fraction f = (6/10 * 2 - 1) / (2 - 1) = 0.2; T(4) = 10 us (0.2 + 0.8 / 4)
+  EXPECT_EQ(a.source, Source::scaled);
+  EXPECT_NEAR(a.seconds, 4e-6, 1e-12);
+}
+
+TEST(KernelTimes, AnotherCpuScalesByItsRatios) {
+  const Profile p = relu_profile();
+  LookupOptions options;
+  options.cpu = CpuScaling{2.0, 1.5, "test"};
+  const Answer a = KernelTimes(p, options).time("relu fp32 n2 e8", "fwd", 1);
+  EXPECT_EQ(a.source, Source::scaled);
+  EXPECT_NEAR(a.seconds, 15e-6, 1e-12);  // memory-bound: the clock ratio
+}
+
+TEST(KernelTimes, APhaseTheProfileNeverSawIsKnownAbsent) {
+  const Profile p = relu_profile();
+  const KernelTimes times(p, {});
+  EXPECT_TRUE(times.known_absent("relu fp32 n4 e8", "reorder_src", 1));
+  EXPECT_FALSE(times.known_absent("relu fp32 n4 e8", "fwd", 1));
+  EXPECT_FALSE(times.known_absent("relu fp32 n4 e99", "reorder_src", 1));
+}
+
+}  // namespace
+}  // namespace dlsim::perf

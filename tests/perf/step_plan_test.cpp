@@ -1,0 +1,84 @@
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "graph/zoo.hpp"
+#include "perf/step_plan.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+// A profile that answers every kernel: one "fallback" roofline, so that the plan's shape
+// is what is tested here.
+KernelTimes any_kernel(const Profile& empty) {
+  LookupOptions o;
+  o.allow_fallback = true;
+  o.fallback_flops_per_s = 1e10;
+  o.fallback_bytes_per_s = 1e10;
+  return KernelTimes(empty, o);
+}
+
+size_t count(const StepPlan& plan, const std::string& phase) {
+  return static_cast<size_t>(std::count_if(plan.calls.begin(), plan.calls.end(),
+                                            [&](const KernelCall& c) { return c.phase == phase; }));
+}
+
+TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  const auto g = graph::zoo_model("keras_mnist");
+  const StepPlan plan = training_plan(g, 32, "adam", 1, times, FrameworkRules{});
+  EXPECT_EQ(count(plan, "blas_fwd"), 2u);          // two Dense layers
+  EXPECT_EQ(count(plan, "blas_bwd_weights"), 2u);
+  EXPECT_EQ(count(plan, "bwd_weights"), 2u);        // two convolutions on oneDNN
+  EXPECT_EQ(count(plan, "bwd_data"), 1u + 3u + 1u + 2u + 1u);  // conv2, relu x3, maxpool, dropout x2, loss
+  EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882");
+  EXPECT_EQ(plan.calls.back().stage, Stage::update);
+}
+
+TEST(StepPlan, PointwiseConvolutionsLeaveOneDnnOnlyForSmallBatchesOnOneThread) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  const auto g = graph::zoo_model("resnet50");
+  const FrameworkRules rules;
+  EXPECT_GT(count(training_plan(g, 4, "sgd_momentum", 1, times, rules), "blas_fwd"), 0u);
+  EXPECT_EQ(count(training_plan(g, 4, "sgd_momentum", 2, times, rules), "blas_fwd"), 1u);   // fc only
+  EXPECT_EQ(count(training_plan(g, 16, "sgd_momentum", 1, times, rules), "blas_fwd"), 1u);
+}
+
+TEST(StepPlan, ResidualBranchesSumTheirGradients) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  const auto g = graph::zoo_model("resnet18");
+  const StepPlan plan = training_plan(g, 8, "sgd_momentum", 2, times, FrameworkRules{});
+  const auto sums = std::count_if(plan.calls.begin(), plan.calls.end(), [](const KernelCall& c) {
+    return c.stage == Stage::backward && c.signature.rfind("add ", 0) == 0;
+  });
+  EXPECT_EQ(sums, 8);  // one per basic block: its input feeds the block and the shortcut
+}
+
+TEST(StepPlan, InferenceRunsForwardOnlyWithoutDropoutOrLoss) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  const auto g = graph::zoo_model("keras_mnist");
+  const StepPlan plan = inference_plan(g, 32, 1, times, FrameworkRules{});
+  for (const auto& c : plan.calls) {
+    EXPECT_EQ(c.stage, Stage::forward);
+    EXPECT_EQ(c.signature.find("dropout"), std::string::npos);
+    EXPECT_EQ(c.signature.find("softmax_cross_entropy"), std::string::npos);
+  }
+}
+
+TEST(StepPlan, TotalsAddUpAndTheBandWidensWithError) {
+  StepPlan plan;
+  plan.calls.push_back({Stage::forward, "a", "x", "fwd", {1.0, 0.0, Source::measured, ""}});
+  plan.calls.push_back({Stage::forward, "b", "y", "fwd", {3.0, 0.1, Source::fitted, ""}});
+  const StepTotals t = plan.totals();
+  EXPECT_DOUBLE_EQ(t.seconds, 4.0);
+  EXPECT_DOUBLE_EQ(t.seconds_by_source.at(Source::fitted), 3.0);
+  EXPECT_NEAR(t.p90_seconds, 4.0 + 1.2816 * 0.3, 1e-12);
+  EXPECT_NEAR(t.p10_seconds, 4.0 - 1.2816 * 0.3, 1e-12);
+}
+
+}  // namespace
+}  // namespace dlsim::perf
