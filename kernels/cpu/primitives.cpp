@@ -112,6 +112,47 @@ void conv(Ctx& c) {
   c.add("bwd_weights", wrap(dnnl::convolution_backward_weights(bwd_w), wargs, c.s));
 }
 
+// The same convolution on plain NCHW activations, as PyTorch 1.13's mkldnn_convolution
+// hands them to oneDNN (which then picks its NCHW implementations, often GEMM-based), with
+// the weights reordered from OIHW to the layout oneDNN wants on every call.
+void conv_plain(Ctx& c) {
+  const auto& g = c.sig;
+  const int64_t n = g.get("n"), ic = g.get("c"), ih = g.get("h"), iw = g.get("w"), oc = g.get("k");
+  const int64_t kh = g.get("r"), kw = g.get("s"), groups = g.get("g");
+  const auto& pad = g.list("pad", 4);
+  const auto& str = g.list("str", 2);
+  const auto& dil = g.list("dil", 2);
+  const int64_t oh = (ih + pad[0] + pad[2] - (dil[0] * (kh - 1) + 1)) / str[0] + 1;
+  const int64_t ow = (iw + pad[1] + pad[3] - (dil[1] * (kw - 1) + 1)) / str[1] + 1;
+  const memory::dims wei = groups == 1 ? memory::dims{oc, ic, kh, kw} : memory::dims{groups, oc / groups, ic / groups, kh, kw};
+  const memory::dims strides{str[0], str[1]}, dilates{dil[0] - 1, dil[1] - 1}, pl{pad[0], pad[1]}, pr{pad[2], pad[3]};
+  const bool has_bias = g.has("bias");
+  const memory::desc src({n, ic, ih, iw}, dt::f32, tag::nchw), dst({n, oc, oh, ow}, dt::f32, tag::nchw);
+  const memory::desc any_wei(wei, dt::f32, tag::any), plain_wei(wei, dt::f32, groups == 1 ? tag::oihw : tag::goihw);
+  const memory::desc bias_md = has_bias ? memory::desc({oc}, dt::f32, tag::x) : memory::desc();
+  const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
+  const dnnl::convolution_forward::primitive_desc fwd(
+      {prop, algorithm::convolution_direct, src, any_wei, bias_md, dst, strides, dilates, pl, pr}, c.e);
+  Args args{{DNNL_ARG_SRC, filled(src, c.e)}, {DNNL_ARG_WEIGHTS, filled(fwd.weights_desc(), c.e)},
+            {DNNL_ARG_DST, memory(dst, c.e)}};
+  if (has_bias) args[DNNL_ARG_BIAS] = filled(fwd.bias_desc(), c.e);
+  c.add("plain_fwd", wrap(dnnl::convolution_forward(fwd), args, c.s));
+  if (fwd.weights_desc() != plain_wei) c.add("plain_reorder_weights", reorder(plain_wei, fwd.weights_desc(), c.e, c.s));
+  if (!c.training) return;
+  const dnnl::convolution_backward_data::primitive_desc bd(
+      {algorithm::convolution_direct, src, any_wei, dst, strides, dilates, pl, pr}, c.e, fwd);
+  c.add("plain_bwd_data", wrap(dnnl::convolution_backward_data(bd),
+                               {{DNNL_ARG_DIFF_DST, filled(dst, c.e)}, {DNNL_ARG_WEIGHTS, filled(bd.weights_desc(), c.e)},
+                                {DNNL_ARG_DIFF_SRC, memory(src, c.e)}},
+                               c.s));
+  const dnnl::convolution_backward_weights::primitive_desc bw(
+      {algorithm::convolution_direct, src, any_wei, bias_md, dst, strides, dilates, pl, pr}, c.e, fwd);
+  Args wargs{{DNNL_ARG_SRC, filled(src, c.e)}, {DNNL_ARG_DIFF_DST, filled(dst, c.e)},
+             {DNNL_ARG_DIFF_WEIGHTS, memory(bw.diff_weights_desc(), c.e)}};
+  if (has_bias) wargs[DNNL_ARG_DIFF_BIAS] = memory(bw.diff_bias_desc(), c.e);
+  c.add("plain_bwd_weights", wrap(dnnl::convolution_backward_weights(bw), wargs, c.s));
+}
+
 void linear(Ctx& c) {
   const auto& g = c.sig;
   const int64_t n = g.get("n"), in = g.get("in"), out = g.get("out");
@@ -295,6 +336,7 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   const std::string& op = sig.op;
   if (op == "conv2d") {
     conv(c);
+    conv_plain(c);
     for (auto& k : make_blas_pointwise_conv_kernels(sig, training)) c.out.push_back(std::move(k));
   }
   else if (op == "linear") {

@@ -22,6 +22,7 @@ Features conv(const kernels::Signature& s, const std::string& phase) {
   const double src = double(n) * c * h * w, dst = double(n) * k * oh * ow, wei = double(k) * (c / g) * r * q;
   if (phase == "reorder_src") return {0, 2 * kWord * src};
   if (phase == "reorder_dst") return {0, 2 * kWord * dst};
+  if (phase == "plain_reorder_weights") return {0, 2 * kWord * wei};
   return {2.0 * dst * (c / g) * r * q, kWord * (src + dst + wei)};
 }
 

@@ -37,7 +37,7 @@ std::string without_batch(const std::string& text, int64_t* batch) {
 }
 
 bool compute_bound(const kernels::Signature& sig, const std::string& phase) {
-  return (sig.op == "conv2d" || sig.op == "linear") && phase.rfind("reorder", 0) != 0;
+  return (sig.op == "conv2d" || sig.op == "linear") && phase.find("reorder") == std::string::npos;
 }
 
 std::vector<double> features_of(const FitModel& m, const kernels::Signature& sig, const std::string& phase) {

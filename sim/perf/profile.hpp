@@ -42,12 +42,14 @@ struct FitModel {
 // How the framework whose runs the profile predicts maps layers to kernels.  PyTorch 1.13
 // on CPU (ATen's ConvParams::use_mkldnn and at::addmm): fp32 nn.Linear goes to the system
 // BLAS; a 1x1, stride-1 convolution leaves oneDNN for BLAS when the batch is under
-// pointwise_conv_blas_below_batch and only pointwise_conv_blas_max_threads threads run;
-// oneDNN convolutions on plain NCHW tensors reorder their source and destination into the
-// blocked layout and back, reorders_per_conv times each per training step (forward and
-// backward) and once each per inference.
+// pointwise_conv_blas_below_batch and only pointwise_conv_blas_max_threads threads run.
+// Other convolutions run in oneDNN: conv_layout "plain" hands it NCHW activations as they
+// are (PyTorch 1.13's mkldnn_convolution: the plain_* phases), "blocked" reorders source
+// and destination into oneDNN's blocked layout and back, training_reorders_per_conv times
+// each per training step and once per inference.
 struct FrameworkRules {
   std::string name = "pytorch-1.13-cpu";
+  std::string conv_layout = "plain";
   bool linear_uses_blas = true;
   int pointwise_conv_blas_below_batch = 16;
   int pointwise_conv_blas_max_threads = 1;

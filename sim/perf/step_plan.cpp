@@ -60,6 +60,7 @@ struct Builder {
   bool on_blas(const Node& node) const {
     return (node.kind == OpKind::linear && rules.linear_uses_blas) || (node.kind == OpKind::conv && pointwise_blas(node));
   }
+  bool plain_conv(const Node& node) const { return node.kind == OpKind::conv && rules.conv_layout == "plain"; }
   bool feeds_on_input(const Node& node) const {
     return node.inputs.size() == 1 && graph.node(node.inputs[0]).kind == OpKind::input;
   }
@@ -68,6 +69,10 @@ struct Builder {
     const std::string sig = graph::kernel_signature(graph, node, batch, graph::DataType::fp32);
     if (sig.empty() || (node.kind == OpKind::dropout && !training)) return;
     if (on_blas(node)) return call(Stage::forward, node, sig, "blas_fwd");
+    if (plain_conv(node)) {
+      reorder(Stage::forward, node, sig, "plain_reorder_weights");
+      return call(Stage::forward, node, sig, "plain_fwd");
+    }
     if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_src");
     call(Stage::forward, node, sig, "fwd");
     if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_dst");
@@ -82,6 +87,10 @@ struct Builder {
       return call(Stage::backward, node, sig, "blas_bwd_weights");
     }
     if (node.kind != OpKind::conv && node.kind != OpKind::linear) return call(Stage::backward, node, sig, "bwd_data");
+    if (plain_conv(node)) {
+      if (data_gradient) call(Stage::backward, node, sig, "plain_bwd_data");
+      return call(Stage::backward, node, sig, "plain_bwd_weights");
+    }
     for (int i = 1; i < rules.training_reorders_per_conv && node.kind == OpKind::conv; ++i) {
       reorder(Stage::backward, node, sig, "reorder_dst");
       if (data_gradient) reorder(Stage::backward, node, sig, "reorder_src");

@@ -26,6 +26,7 @@ void read_header(TableReader& r, perf::Profile& p) {
 
 void read_framework(TableReader& r, perf::FrameworkRules& f) {
   f.name = r.string("name").value_or(f.name);
+  f.conv_layout = r.choice("conv_layout", {"plain", "blocked"}).value_or(f.conv_layout);
   f.linear_uses_blas = r.boolean("linear_uses_blas").value_or(f.linear_uses_blas);
   f.pointwise_conv_blas_below_batch =
       static_cast<int>(r.integer("pointwise_conv_blas_below_batch", 0, 1 << 20).value_or(f.pointwise_conv_blas_below_batch));

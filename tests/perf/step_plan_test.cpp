@@ -30,10 +30,22 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
   const StepPlan plan = training_plan(g, 32, "adam", 1, times, FrameworkRules{});
   EXPECT_EQ(count(plan, "blas_fwd"), 2u);          // two Dense layers
   EXPECT_EQ(count(plan, "blas_bwd_weights"), 2u);
-  EXPECT_EQ(count(plan, "bwd_weights"), 2u);        // two convolutions on oneDNN
-  EXPECT_EQ(count(plan, "bwd_data"), 1u + 3u + 1u + 2u + 1u);  // conv2, relu x3, maxpool, dropout x2, loss
+  EXPECT_EQ(count(plan, "plain_bwd_weights"), 2u);  // two convolutions on oneDNN, NCHW as PyTorch hands them
+  EXPECT_EQ(count(plan, "plain_bwd_data"), 1u);     // conv1 reads the input: no data gradient
+  EXPECT_EQ(count(plan, "bwd_data"), 3u + 1u + 2u + 1u);  // relu x3, maxpool, dropout x2, loss
   EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882");
   EXPECT_EQ(plan.calls.back().stage, Stage::update);
+}
+
+TEST(StepPlan, BlockedLayoutAddsReordersAroundConvolutions) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  FrameworkRules rules;
+  rules.conv_layout = "blocked";
+  const StepPlan plan = training_plan(graph::zoo_model("keras_mnist"), 32, "adam", 1, times, rules);
+  EXPECT_EQ(count(plan, "bwd_weights"), 2u);
+  EXPECT_EQ(count(plan, "reorder_src"), 2u + 1u);  // forward twice, backward once (conv1 has no data gradient)
+  EXPECT_EQ(count(plan, "reorder_dst"), 4u);
 }
 
 TEST(StepPlan, PointwiseConvolutionsLeaveOneDnnOnlyForSmallBatchesOnOneThread) {
