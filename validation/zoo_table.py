@@ -11,8 +11,9 @@ import pathlib
 import subprocess
 import sys
 
+from readme_section import update
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BEGIN, END = "<!-- zoo-table:begin -->", "<!-- zoo-table:end -->"
 # timm's model card for inception_v4.tf_in1k: "Params (M): 42.7, GMACs: 12.3".
 PUBLISHED = {"inception_v4": ("timm model card (42.7 M, 12.3 GMACs)", 42.7e6, 12.3e9)}
 
@@ -40,18 +41,7 @@ def table(dlsim):
 
 
 def main():
-    dlsim = sys.argv[1]
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    start, stop = text.index(BEGIN) + len(BEGIN), text.index(END)
-    updated = text[:start] + "\n" + table(dlsim) + "\n" + text[stop:]
-    if "--check" in sys.argv:
-        if updated != text:
-            print("README.md's zoo table is stale: run validation/zoo_table.py build/sim/cli/dlsim")
-            return 1
-        return 0
-    readme.write_text(updated)
-    return 0
+    return update("zoo-table", table(sys.argv[1]), "--check" in sys.argv, "validation/zoo_table.py build/sim/cli/dlsim")
 
 
 if __name__ == "__main__":

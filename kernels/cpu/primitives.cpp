@@ -70,19 +70,33 @@ struct Ctx {
   void add(const std::string& phase, std::unique_ptr<Kernel> k) { out.push_back({phase, std::move(k)}); }
 };
 
+// A convolution signature's tensor shapes and window, in oneDNN's terms.
+struct ConvGeometry {
+  memory::dims src, dst, bias, wei, strides, dilates, pad_l, pad_r;
+  bool grouped = false;
+  bool has_bias = false;
+
+  explicit ConvGeometry(const Signature& g) {
+    const int64_t n = g.get("n"), ic = g.get("c"), ih = g.get("h"), iw = g.get("w"), oc = g.get("k");
+    const int64_t kh = g.get("r"), kw = g.get("s"), groups = g.get("g");
+    const auto& pad = g.list("pad", 4);
+    const auto& str = g.list("str", 2);
+    const auto& dil = g.list("dil", 2);
+    const int64_t oh = (ih + pad[0] + pad[2] - (dil[0] * (kh - 1) + 1)) / str[0] + 1;
+    const int64_t ow = (iw + pad[1] + pad[3] - (dil[1] * (kw - 1) + 1)) / str[1] + 1;
+    src = {n, ic, ih, iw}, dst = {n, oc, oh, ow}, bias = {oc};
+    grouped = groups != 1;
+    wei = grouped ? memory::dims{groups, oc / groups, ic / groups, kh, kw} : memory::dims{oc, ic, kh, kw};
+    strides = {str[0], str[1]}, dilates = {dil[0] - 1, dil[1] - 1}, pad_l = {pad[0], pad[1]}, pad_r = {pad[2], pad[3]};
+    has_bias = g.has("bias");
+  }
+};
+
 void conv(Ctx& c) {
-  const auto& g = c.sig;
-  const int64_t n = g.get("n"), ic = g.get("c"), ih = g.get("h"), iw = g.get("w"), oc = g.get("k");
-  const int64_t kh = g.get("r"), kw = g.get("s"), groups = g.get("g");
-  const auto& pad = g.list("pad", 4);
-  const auto& str = g.list("str", 2);
-  const auto& dil = g.list("dil", 2);
-  const int64_t oh = (ih + pad[0] + pad[2] - (dil[0] * (kh - 1) + 1)) / str[0] + 1;
-  const int64_t ow = (iw + pad[1] + pad[3] - (dil[1] * (kw - 1) + 1)) / str[1] + 1;
-  const memory::dims src{n, ic, ih, iw}, dst{n, oc, oh, ow}, bias{oc};
-  const memory::dims wei = groups == 1 ? memory::dims{oc, ic, kh, kw} : memory::dims{groups, oc / groups, ic / groups, kh, kw};
-  const memory::dims strides{str[0], str[1]}, dilates{dil[0] - 1, dil[1] - 1}, pl{pad[0], pad[1]}, pr{pad[2], pad[3]};
-  const bool has_bias = g.has("bias");
+  const ConvGeometry geo(c.sig);
+  const auto &src = geo.src, &dst = geo.dst, &bias = geo.bias, &wei = geo.wei, &strides = geo.strides,
+             &dilates = geo.dilates, &pl = geo.pad_l, &pr = geo.pad_r;
+  const bool has_bias = geo.has_bias;
   const memory::desc any_src(src, dt::f32, tag::any), any_dst(dst, dt::f32, tag::any), any_wei(wei, dt::f32, tag::any);
   const memory::desc bias_md = has_bias ? memory::desc(bias, dt::f32, tag::x) : memory::desc();
   const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
@@ -116,20 +130,12 @@ void conv(Ctx& c) {
 // hands them to oneDNN (which then picks its NCHW implementations, often GEMM-based), with
 // the weights reordered from OIHW to the layout oneDNN wants on every call.
 void conv_plain(Ctx& c) {
-  const auto& g = c.sig;
-  const int64_t n = g.get("n"), ic = g.get("c"), ih = g.get("h"), iw = g.get("w"), oc = g.get("k");
-  const int64_t kh = g.get("r"), kw = g.get("s"), groups = g.get("g");
-  const auto& pad = g.list("pad", 4);
-  const auto& str = g.list("str", 2);
-  const auto& dil = g.list("dil", 2);
-  const int64_t oh = (ih + pad[0] + pad[2] - (dil[0] * (kh - 1) + 1)) / str[0] + 1;
-  const int64_t ow = (iw + pad[1] + pad[3] - (dil[1] * (kw - 1) + 1)) / str[1] + 1;
-  const memory::dims wei = groups == 1 ? memory::dims{oc, ic, kh, kw} : memory::dims{groups, oc / groups, ic / groups, kh, kw};
-  const memory::dims strides{str[0], str[1]}, dilates{dil[0] - 1, dil[1] - 1}, pl{pad[0], pad[1]}, pr{pad[2], pad[3]};
-  const bool has_bias = g.has("bias");
-  const memory::desc src({n, ic, ih, iw}, dt::f32, tag::nchw), dst({n, oc, oh, ow}, dt::f32, tag::nchw);
-  const memory::desc any_wei(wei, dt::f32, tag::any), plain_wei(wei, dt::f32, groups == 1 ? tag::oihw : tag::goihw);
-  const memory::desc bias_md = has_bias ? memory::desc({oc}, dt::f32, tag::x) : memory::desc();
+  const ConvGeometry geo(c.sig);
+  const auto &strides = geo.strides, &dilates = geo.dilates, &pl = geo.pad_l, &pr = geo.pad_r;
+  const bool has_bias = geo.has_bias;
+  const memory::desc src(geo.src, dt::f32, tag::nchw), dst(geo.dst, dt::f32, tag::nchw);
+  const memory::desc any_wei(geo.wei, dt::f32, tag::any), plain_wei(geo.wei, dt::f32, geo.grouped ? tag::goihw : tag::oihw);
+  const memory::desc bias_md = has_bias ? memory::desc(geo.bias, dt::f32, tag::x) : memory::desc();
   const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
   const dnnl::convolution_forward::primitive_desc fwd(
       {prop, algorithm::convolution_direct, src, any_wei, bias_md, dst, strides, dilates, pl, pr}, c.e);
