@@ -49,7 +49,7 @@ struct FitModel {
 // each per training step and once per inference.
 struct FrameworkRules {
   std::string name = "pytorch-1.13-cpu";
-  std::string conv_layout = "plain";
+  std::string conv_layout = "blocked";
   bool linear_uses_blas = true;
   int pointwise_conv_blas_below_batch = 16;
   int pointwise_conv_blas_max_threads = 1;

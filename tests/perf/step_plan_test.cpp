@@ -27,7 +27,9 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
   const Profile empty;
   const auto times = any_kernel(empty);
   const auto g = graph::zoo_model("keras_mnist");
-  const StepPlan plan = training_plan(g, 32, "adam", 1, times, FrameworkRules{});
+  FrameworkRules rules;
+  rules.conv_layout = "plain";
+  const StepPlan plan = training_plan(g, 32, "adam", 1, times, rules);
   EXPECT_EQ(count(plan, "blas_fwd"), 2u);          // two Dense layers
   EXPECT_EQ(count(plan, "blas_bwd_weights"), 2u);
   EXPECT_EQ(count(plan, "plain_bwd_weights"), 2u);  // two convolutions on oneDNN, NCHW as PyTorch hands them
