@@ -1,8 +1,6 @@
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -151,12 +149,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
 }  // namespace
 
 graph::Graph parse_model_toml(const std::string& text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), ""});
-  }
+  const toml::table root = parse_document(text, source_name);
   ProblemList problems;
   TableReader top(root, "", problems);
   const std::string name =
@@ -190,11 +183,7 @@ graph::Graph load_model(const std::string& reference) {
   };
   if (ends_with(".onnx")) return graph::import_onnx_file(reference);
   if (ends_with(".toml")) {
-    std::ifstream in(reference);
-    if (!in) throw InputError(Problem{{reference, 0, 0}, "", "", "a readable model file; it cannot be opened", ""});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_model_toml(text.str(), reference);
+    return parse_model_toml(read_text_file(reference, "a readable model file; it cannot be opened"), reference);
   }
   try {
     return graph::zoo_model(reference);

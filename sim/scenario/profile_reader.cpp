@@ -1,7 +1,5 @@
 #include "scenario/profile_reader.hpp"
 
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -73,13 +71,7 @@ void read_fit(TableReader& r, perf::Profile& p) {
 }  // namespace
 
 perf::Profile parse_profile(const std::string& text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()),
-                             "profiles are written by dlsim calibrate"});
-  }
+  const toml::table root = parse_document(text, source_name, "profiles are written by dlsim calibrate");
   ProblemList problems;
   perf::Profile p;
   TableReader top(root, "", problems);
@@ -117,13 +109,8 @@ perf::Profile parse_profile(const std::string& text, const std::string& source_n
 }
 
 perf::Profile load_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(Problem{{path, 0, 0}, "system.profile", path, "a readable calibration profile",
-                             "calibration/profiles/ holds the committed ones"});
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_profile(text.str(), path);
+  return parse_profile(
+      read_text_file(path, "a readable calibration profile", "calibration/profiles/ holds the committed ones"), path);
 }
 
 }  // namespace dlsim::scenario

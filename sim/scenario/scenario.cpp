@@ -207,12 +207,7 @@ Override parse_override(const std::string& argument) {
 RunSpec parse_scenario(const std::string& text, const std::string& source_name, const std::vector<Override>& overrides,
                        const hardware::Catalog& catalog) {
   ProblemList problems;
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), ""});
-  }
+  toml::table root = parse_document(text, source_name);
   apply_overrides(root, overrides, problems);
   const fs::path base = fs::path(source_name).parent_path();
   OverrideSources sources;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -228,6 +229,23 @@ void TableReader::finish() {
     if (known_.count(name)) continue;
     problems_.add(Problem{locate(path(name), key.source()), path(name), "", "unknown key", suggest(name, known)});
   }
+}
+
+toml::table parse_document(const std::string& text, const std::string& source_name, const std::string& suggestion) {
+  try {
+    return toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    throw InputError(
+        Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), suggestion});
+  }
+}
+
+std::string read_text_file(const std::string& path, const std::string& expected, const std::string& suggestion) {
+  std::ifstream in(path);
+  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", expected, suggestion});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace dlsim::scenario

@@ -67,6 +67,13 @@ class TableReader {
   std::set<std::string> known_;
 };
 
+// A whole TOML document; a syntax error becomes InputError at its line and column, with
+// `suggestion` (may be empty) as the hint.
+toml::table parse_document(const std::string& text, const std::string& source_name,
+                           const std::string& suggestion = "");
+// A file's text; InputError naming the file, `expected` and `suggestion` when unreadable.
+std::string read_text_file(const std::string& path, const std::string& expected, const std::string& suggestion = "");
+
 // The text of a node as the user wrote it, for error messages.
 std::string show(const toml::node& node);
 

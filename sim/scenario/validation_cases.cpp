@@ -1,8 +1,6 @@
 #include "scenario/validation_cases.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -89,16 +87,8 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
 }  // namespace
 
 std::vector<ValidationCase> load_cases(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", "a readable case file", "validation/cases/ holds them"});
-  std::stringstream text;
-  text << in.rdbuf();
-  toml::table root;
-  try {
-    root = toml::parse(text.str(), path);
-  } catch (const toml::parse_error& e) {
-    throw InputError(Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), ""});
-  }
+  const toml::table root =
+      parse_document(read_text_file(path, "a readable case file", "validation/cases/ holds them"), path);
   ProblemList problems;
   TableReader top(root, "", problems);
   std::vector<ValidationCase> out;
