@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Measures this machine's CPU kernels for some networks with dlsim-cpu-bench and keeps the
-# raw Google Benchmark JSON under calibration/raw/MACHINE/, one file per network and batch.
-#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS]
-# Run it on an otherwise idle machine; the JSON context records the CPU, its flags, the
-# oneDNN version and the thread counts.
+# Measures this machine's CPU kernels for some networks and keeps the raw Google Benchmark
+# JSON under calibration/raw/MACHINE/, one file per network and batch.
+#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA]
+# VIA is pytorch (default: PyTorch's own operators, kernels/pytorch/torch_op_bench.py) or
+# onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  Run it on an
+# otherwise idle machine; the JSON context records the CPU, its flags, the library
+# versions and the thread counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
 models=$2
 threads=${3:-1,2}
+via=${4:-pytorch}
 out=calibration/raw/$machine
 mkdir -p "$out"
 for entry in $models; do
@@ -17,10 +20,15 @@ for entry in $models; do
   for batch in ${batches//,/ }; do
     sig=$(mktemp)
     build/sim/cli/dlsim model "$model" --batch "$batch" --format kernels > "$sig"
-    echo "measuring $model at batch $batch, threads $threads"
-    build/kernels/cpu/dlsim-cpu-bench --signatures "$sig" --threads "$threads" \
-      --benchmark_repetitions=5 --benchmark_min_time=0.05 \
-      --benchmark_out="$out/${model}_b${batch}.json" --benchmark_out_format=json > /dev/null
+    echo "measuring $model at batch $batch, threads $threads, via $via"
+    if [ "$via" = pytorch ]; then
+      /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
+        --repetitions 5 --out "$out/${model}_b${batch}.json" 2> /dev/null
+    else
+      build/kernels/cpu/dlsim-cpu-bench --signatures "$sig" --threads "$threads" \
+        --benchmark_repetitions=5 --benchmark_min_time=0.05 \
+        --benchmark_out="$out/${model}_b${batch}.json" --benchmark_out_format=json > /dev/null
+    fi
     rm -f "$sig"
   done
 done

@@ -1,23 +1,62 @@
 #!/usr/bin/env python3
-"""Regenerates README.md's prediction accuracy table: `dlsim validate --format markdown`
+"""Regenerates README.md's prediction accuracy tables from `dlsim validate --format json`
 on the committed cases (validation/cases/), measured runs and calibration profiles.
 
-    validation/prediction_table.py build/sim/cli/dlsim           rewrite the table in README.md
+    validation/prediction_table.py build/sim/cli/dlsim           rewrite the tables in README.md
     validation/prediction_table.py build/sim/cli/dlsim --check   exit 1 if README.md is stale
+
+Groups named "<what>/<calibration>" (e.g. ".../torch-ops" and ".../onednn-kernels") that
+predict the same measured rows share one row per case, a column pair per calibration.
 """
+import json
 import subprocess
 import sys
 
 from readme_section import update
 
 
+def number(x):
+    return "-" if x is None else f"{x:.4g}"
+
+
+def error(x):
+    return "-" if x is None else f"{x:+.1f}%"
+
+
+def markdown(doc):
+    ways, rows = [], {}
+    for c in doc["cases"]:
+        base, _, way = c["group"].rpartition("/")
+        if way not in ways:
+            ways.append(way)
+        row = rows.setdefault((base, c["id"], c["source"]), {"measured": c["measured"]})
+        row[way] = (c["predicted"], c.get("error_pct"), c.get("measured_in_band"))
+    head = "| case | measured | " + " | ".join(f"{w} predicted | error | in band" for w in ways) + " |\n"
+    head += "|---|---:|" + "---:|---:|:-:|" * len(ways) + "\n"
+    body = ""
+    files = {source.rsplit("/", 1)[-1].split(":")[0] for _, _, source in rows}
+    for (base, case, source), row in rows.items():
+        cells = []
+        for w in ways:
+            predicted, err, in_band = row.get(w, (None, None, None))
+            cells += [number(predicted), error(err), "-" if in_band is None else ("yes" if in_band else "no")]
+        label = case if len(files) == 1 else f"{case} ({source.rsplit('/', 1)[-1].split(':')[0]})"
+        body += f"| {label} | {number(row['measured'])} | " + " | ".join(cells) + " |\n"
+    groups = "| group | cases | MAPE | max | band coverage | bound | |\n|---|---:|---:|---:|---:|---:|:-:|\n"
+    for g in doc["groups"]:
+        groups += (f"| {g['name']} | {g['n']} | {g['mape_pct']:.1f}% | {g['max_pct']:.1f}% | "
+                   f"{g['band_coverage_pct']:.0f}% | {g['bound_mape_pct']:.0f}% | "
+                   f"{'pass' if g['passes'] else 'FAIL'} |\n")
+    return groups + "\n" + head + body
+
+
 def main():
     dlsim = sys.argv[1]
-    out = subprocess.run([dlsim, "validate", "--format", "markdown"], capture_output=True, text=True)
+    out = subprocess.run([dlsim, "validate", "--format", "json"], capture_output=True, text=True)
     if not out.stdout:
         print(out.stderr)
         return 1
-    return update("validation-table", out.stdout, "--check" in sys.argv,
+    return update("validation-table", markdown(json.loads(out.stdout)), "--check" in sys.argv,
                   "validation/prediction_table.py build/sim/cli/dlsim")
 
 

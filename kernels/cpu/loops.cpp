@@ -3,13 +3,14 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace dlsim::kernels {
 namespace {
 
 class Update : public Kernel {
  public:
-  Update(int64_t params, bool adam) : adam_(adam), w_(params, 0.01f), g_(params, 0.001f), m_(params, 0.f), v_(params, 0.f) {}
+  Update(int64_t params, const std::string& op) : op_(op), w_(params, 0.01f), g_(params, 0.001f), m_(params, 0.f), v_(params, 0.f) {}
 
   void run() override {
     const int64_t n = static_cast<int64_t>(w_.size());
@@ -17,7 +18,12 @@ class Update : public Kernel {
     const float* g = g_.data();
     float* m = m_.data();
     float* v = v_.data();
-    if (!adam_) {
+    if (op_ == "sgd") {
+#pragma omp parallel for simd
+      for (int64_t i = 0; i < n; ++i) w[i] -= 0.01f * g[i];
+      return;
+    }
+    if (op_ == "sgd_momentum") {
 #pragma omp parallel for simd
       for (int64_t i = 0; i < n; ++i) {
         m[i] = 0.9f * m[i] + g[i];
@@ -35,7 +41,7 @@ class Update : public Kernel {
   }
 
  private:
-  bool adam_;
+  std::string op_;
   std::vector<float> w_, g_, m_, v_;
 };
 
@@ -74,7 +80,9 @@ class Dropout : public Kernel {
 
 }  // namespace
 
-bool is_loop_kernel(const Signature& sig) { return sig.op == "sgd_momentum" || sig.op == "adam" || sig.op == "dropout"; }
+bool is_loop_kernel(const Signature& sig) {
+  return sig.op == "sgd" || sig.op == "sgd_momentum" || sig.op == "adam" || sig.op == "dropout";
+}
 
 std::vector<PhaseKernel> make_loop_kernels(const Signature& sig, bool training) {
   std::vector<PhaseKernel> out;
@@ -88,7 +96,7 @@ std::vector<PhaseKernel> make_loop_kernels(const Signature& sig, bool training) 
   }
   const int64_t params = sig.get("p");
   if (params <= 0) throw std::invalid_argument("optimizer signature '" + sig.text + "' has no parameters");
-  out.push_back({"update", std::make_unique<Update>(params, sig.op == "adam")});
+  out.push_back({"update", std::make_unique<Update>(params, sig.op)});
   return out;
 }
 

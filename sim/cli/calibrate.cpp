@@ -1,6 +1,7 @@
 // dlsim calibrate: raw benchmark files in, a fitted profile out.
-//   dlsim calibrate --cpu --models resnet18,keras_mnist --batch 8,32 --threads 1,2 -o PROFILE.toml
+//   dlsim calibrate --cpu --models resnet18,keras_mnist --batch 8,32 --threads 1,2 [--via pytorch|onednn] -o PROFILE.toml
 //   dlsim calibrate RAW.json... -o PROFILE.toml
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,7 @@ namespace fs = std::filesystem;
 struct CalibrateOptions {
   std::vector<std::string> raw;
   bool cpu = false;
+  std::string via = "pytorch";
   std::vector<std::string> models;
   std::vector<int64_t> batches;
   std::vector<int> threads{1};
@@ -42,9 +44,24 @@ std::string join(const std::vector<int>& values) {
   return out;
 }
 
-// Times every kernel of each model and batch with kernels/cpu; returns the raw files.
+// The command that times the signatures in `kernels` into `json`: PyTorch's own operators
+// (kernels/pytorch/torch_op_bench.py) or oneDNN and BLAS directly (kernels/cpu).
+std::vector<std::string> bench_command(const CalibrateOptions& o, const std::string& kernels, const std::string& json) {
+  if (o.via == "pytorch") {
+    const char* python = std::getenv("DLSIM_PYTHON");
+    const char* script = std::getenv("DLSIM_TORCH_OP_BENCH");
+    return {python && *python ? python : (fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"),
+            script && *script ? script : DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py",
+            "--signatures", kernels, "--threads", join(o.threads), "--repetitions", std::to_string(o.repetitions),
+            "--out", json};
+  }
+  return {find_tool("dlsim-cpu-bench", "../../kernels/cpu/dlsim-cpu-bench", "DLSIM_CPU_BENCH"), "--signatures", kernels,
+          "--threads", join(o.threads), fmt::format("--benchmark_repetitions={}", o.repetitions),
+          "--benchmark_min_time=0.05", "--benchmark_out=" + json, "--benchmark_out_format=json"};
+}
+
+// Times every kernel of each model and batch; returns the raw files.
 std::vector<std::string> measure_cpu(const CalibrateOptions& o) {
-  const std::string bench = find_tool("dlsim-cpu-bench", "../../kernels/cpu/dlsim-cpu-bench", "DLSIM_CPU_BENCH");
   fs::create_directories(o.raw_dir);
   std::vector<std::string> files;
   for (const auto& name : o.models) {
@@ -56,15 +73,15 @@ std::vector<std::string> measure_cpu(const CalibrateOptions& o) {
         sig << report::model_text(graph, batch, graph::DataType::fp32, report::Format::kernels);
       }
       std::cerr << fmt::format("calibrate: timing {} at batch {} on {} thread(s)\n", graph.name(), batch, join(o.threads));
-      const int status = run_program({bench, "--signatures", stem + ".kernels", "--threads", join(o.threads),
-                                      fmt::format("--benchmark_repetitions={}", o.repetitions),
-                                      "--benchmark_min_time=0.05", "--benchmark_out=" + stem + ".json",
-                                      "--benchmark_out_format=json"},
-                                     "/dev/null");
+      const auto command = bench_command(o, stem + ".kernels", stem + ".json");
+      const int status = run_program(command, "/dev/null");
       if (status != 0)
-        throw std::runtime_error(fmt::format("{} exited with status {} timing {} (set DLSIM_CPU_BENCH to its path "
-                                             "if it is not beside dlsim)",
-                                             bench, status, stem + ".kernels"));
+        throw std::runtime_error(fmt::format(
+            "{} {} exited with status {} timing {} ({})", command[0], o.via == "pytorch" ? command[1] : "", status,
+            stem + ".kernels",
+            o.via == "pytorch" ? "it needs PyTorch: apt-get install python3-torch, or set DLSIM_PYTHON to a Python "
+                                 "that has it; --via onednn times oneDNN directly"
+                               : "set DLSIM_CPU_BENCH to dlsim-cpu-bench's path if it is not beside dlsim"));
       fs::remove(stem + ".kernels");
       files.push_back(stem + ".json");
     }
@@ -105,7 +122,12 @@ void add_calibrate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Fit a calibration profile from kernel timings (measured here with "
                                               "--cpu, or raw JSON from elsewhere)");
   cmd->add_option("raw", o->raw, "Google Benchmark JSON files from kernels/ programs")->check(CLI::ExistingFile);
-  cmd->add_flag("--cpu", o->cpu, "measure this machine's CPU kernels now (runs kernels/cpu/dlsim-cpu-bench)");
+  cmd->add_flag("--cpu", o->cpu, "measure this machine's CPU kernels now");
+  cmd->add_option("--via", o->via,
+                  "pytorch: time PyTorch's own operators (kernels/pytorch/torch_op_bench.py), for predicting PyTorch "
+                  "runs; onednn: time oneDNN and BLAS directly (kernels/cpu/dlsim-cpu-bench)")
+      ->check(CLI::IsMember({"pytorch", "onednn"}))
+      ->default_val("pytorch");
   cmd->add_option("--models", o->models, "networks to time: zoo names or model files")->delimiter(',');
   cmd->add_option("--batch", o->batches, "batch sizes")->delimiter(',')->check(CLI::Range(int64_t{1}, int64_t{1} << 16));
   cmd->add_option("--threads", o->threads, "CPU thread counts")->delimiter(',')->check(CLI::Range(1, 1 << 12));

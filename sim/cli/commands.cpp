@@ -3,6 +3,8 @@
 #include <iostream>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "cli/predict.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
@@ -21,9 +23,9 @@ const std::map<std::string, report::Format> kFormats = {{"table", report::Format
                                                          {"csv", report::Format::csv},
                                                          {"kernels", report::Format::kernels}};
 
-CLI::Option* add_format(CLI::App& cmd, std::string& format, bool kernels = false) {
-  if (kernels)
-    return cmd.add_option("--format", format, "table, json, csv, or kernels (the signatures to calibrate)")
+CLI::Option* add_format(CLI::App& cmd, std::string& format, const char* kernels_help = nullptr) {
+  if (kernels_help)
+    return cmd.add_option("--format", format, fmt::format("table, json, csv, or kernels ({})", kernels_help))
         ->check(CLI::IsMember({"table", "json", "csv", "kernels"}))
         ->default_val("table");
   return cmd.add_option("--format", format, "table, json or csv")
@@ -42,7 +44,7 @@ void add_model_command(CLI::App& app) {
   cmd->add_option("model", *model, "a zoo name, or a .toml or .onnx file")->required();
   cmd->add_option("--batch", *batch, "samples per batch")->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   cmd->add_option("--dtype", *dtype, "fp32, tf32, fp16 or bf16")->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
-  add_format(*cmd, *format, true);
+  add_format(*cmd, *format, "the signatures to calibrate");
   cmd->callback([=] {
     const std::map<std::string, graph::DataType> types = {{"fp32", graph::DataType::fp32},
                                                           {"tf32", graph::DataType::tf32},
@@ -83,7 +85,7 @@ void add_run_command(CLI::App& app) {
   auto format = std::make_shared<std::string>();
   cmd->add_option("scenario", *path, "scenario file (.toml)")->required();
   cmd->add_option("--set", *sets, "override a scenario key, e.g. --set workload.batch=64")->allow_extra_args(false);
-  add_format(*cmd, *format);
+  add_format(*cmd, *format, "every priced kernel of one step, with its source, as CSV");
   cmd->callback([=] {
     std::vector<scenario::Override> overrides;
     ProblemList problems;

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   } catch (const dlsim::UnrunnableError& e) {
     std::cerr << "cannot run: " << e.what() << '\n';
     return 3;
+  } catch (const dlsim::CheckFailed& e) {
+    std::cerr << "check failed: " << e.what() << '\n';
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << '\n';
     return 1;

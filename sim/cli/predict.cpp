@@ -43,7 +43,7 @@ int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) 
 
 std::string default_cpu_profile() {
   const char* dir = std::getenv("DLSIM_PROFILE_DIR");
-  return fmt::format("{}/devbox-emerald-rapids-2vcpu.toml", dir && *dir ? dir : DLSIM_PROFILE_DIR);
+  return fmt::format("{}/devbox-emerald-rapids-2vcpu-pytorch.toml", dir && *dir ? dir : DLSIM_PROFILE_DIR);
 }
 
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,

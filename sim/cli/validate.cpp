@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/predict.hpp"
 #include "cli/process.hpp"
+#include "core/error.hpp"
 #include "report/generator.hpp"
 #include "report/run_report.hpp"
 #include "scenario/catalog_loader.hpp"
@@ -168,7 +169,7 @@ void add_validate_command(CLI::App& app) {
     std::cout << (*format == "json" ? to_json(outcomes, groups).dump(2) + "\n" : to_text(outcomes, groups, *format == "markdown"));
     for (const auto& g : groups)
       if (!g.passes())
-        throw std::runtime_error(fmt::format("validation group {} fails: MAPE {:.1f}% against its bound of {:.0f}%{}",
+        throw CheckFailed(fmt::format("validation group {} fails: MAPE {:.1f}% against its bound of {:.0f}%{}",
                                              g.name, g.mape(), g.bound,
                                              g.failed ? fmt::format(", {} case(s) not predicted", g.failed) : ""));
   });

@@ -48,6 +48,13 @@ class UnrunnableError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A check that ran and did not pass (a validation group past its bound): exit code 1,
+// reported as what it is, not as an internal error.
+class CheckFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Collects problems while a parser walks its input, so that all are reported at once.
 class ProblemList {
  public:

@@ -117,6 +117,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         const int64_t per_output = cin / a.groups * a.window.kernel_h * a.window.kernel_w;
         c.macs = elements(n.output) * per_output;
         c.params = a.out_channels * per_output + (a.bias ? a.out_channels : 0);
+        c.param_tensors = a.bias ? 2 : 1;
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
         c.backward_data_flops = input_is_data ? 0 : 2.0 * static_cast<double>(c.macs);
         c.backward_weights_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -126,6 +127,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         const auto& a = std::get<LinearAttrs>(n.attrs);
         c.macs = static_cast<int64_t>(in) * a.out_features;
         c.params = c.macs + (a.bias ? a.out_features : 0);
+        c.param_tensors = a.bias ? 2 : 1;
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
         c.backward_data_flops = input_is_data ? 0 : 2.0 * static_cast<double>(c.macs);
         c.backward_weights_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -133,7 +135,10 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       }
       case OpKind::batch_norm: {
         const int64_t channels = n.output[0];
-        if (std::get<BatchNormAttrs>(n.attrs).affine) c.params = 2 * channels;
+        if (std::get<BatchNormAttrs>(n.attrs).affine) {
+          c.params = 2 * channels;
+          c.param_tensors = 2;
+        }
         c.state = 2 * channels;
         c.forward_flops = 5 * out;
         c.backward_data_flops = 8 * out;
@@ -208,6 +213,7 @@ ModelTotals model_totals(const Graph& graph, int64_t batch, DataType type) {
   for (const auto& n : nodes) {
     const auto& c = costs[static_cast<size_t>(n.id)];
     t.params += c.params;
+    t.param_tensors += c.param_tensors;
     t.state += c.state;
     t.training_flops_per_sample += (c.forward_flops + c.backward_data_flops + c.backward_weights_flops);
     t.saved_activation_bytes += c.saved_activation_bytes;

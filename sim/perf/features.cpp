@@ -1,5 +1,8 @@
 #include "perf/features.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <stdexcept>
 
 namespace dlsim::perf {
@@ -71,24 +74,47 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   if (s.op == "maxpool" || s.op == "avgpool" || s.op == "global_avgpool" || s.op == "adaptive_avg_pool" ||
       s.op == "global_maxpool")
     return pool(s);
-  if (s.op == "sgd_momentum") return {3.0 * double(s.get("p")), kWord * 5 * double(s.get("p"))};
-  if (s.op == "sgd") return {2.0 * double(s.get("p")), kWord * 3 * double(s.get("p"))};
-  if (s.op == "adam") return {12.0 * double(s.get("p")), kWord * 7 * double(s.get("p"))};
+  if (is_optimizer(s.op)) {
+    // Per element: FLOPs and words read or written by the update (weights, gradient, state).
+    const std::map<std::string, std::pair<double, double>> per = {
+        {"sgd", {2, 3}}, {"sgd_momentum", {3, 5}}, {"adam", {12, 7}}};
+    const double p = double(s.get("p"));
+    const double tensors = s.fields.count("t") ? double(s.get("t")) : 1.0;
+    return {per.at(s.op).first * p, kWord * per.at(s.op).second * p, tensors};
+  }
   const double e = elements(s);
   const double streams = s.op == "add" ? 3 : 2;  // tensors read or written per element
   const double per = s.op == "lrn" ? double(s.get("size")) : 1;
   return {e * per, kWord * streams * e * (phase == "fwd" ? 1.0 : 1.5)};
 }
 
+bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
+
 std::vector<std::string> model_features(const std::string& op) {
   if (op == "conv2d" || op == "linear") return {"one", "flops", "bytes"};
+  if (is_optimizer(op)) return {"one", "bytes", "tensors"};
   return {"one", "bytes"};
+}
+
+namespace {
+const char* const kFeatureNames[] = {"one", "flops", "bytes", "tensors"};
+}  // namespace
+
+bool is_feature(const std::string& name) {
+  return std::find(std::begin(kFeatureNames), std::end(kFeatureNames), name) != std::end(kFeatureNames);
+}
+
+std::string feature_names() {
+  std::string out;
+  for (const char* n : kFeatureNames) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
 }
 
 double feature_value(const Features& f, const std::string& name) {
   if (name == "one") return 1.0;
   if (name == "flops") return f.flops;
   if (name == "bytes") return f.bytes;
+  if (name == "tensors") return f.tensors;
   throw std::invalid_argument("unknown model feature '" + name + "'");
 }
 

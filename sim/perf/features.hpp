@@ -12,7 +12,14 @@ namespace dlsim::perf {
 struct Features {
   double flops = 0;
   double bytes = 0;
+  double tensors = 0;  // optimizers: parameter tensors stepped one by one
 };
+
+bool is_optimizer(const std::string& op);
+
+// The features a fitted model may use: "one", "flops", "bytes", "tensors".
+bool is_feature(const std::string& name);
+std::string feature_names();  // for messages
 
 // Throws std::invalid_argument for an operator or phase it does not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase);

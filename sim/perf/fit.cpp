@@ -5,6 +5,7 @@
 #include <map>
 
 #include <Eigen/Dense>
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "perf/features.hpp"
@@ -86,16 +87,31 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   std::map<KernelKey, std::vector<double>> times;
   for (const auto& file : raw) {
     profile.sources.push_back(file.path);
-    for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores"}) {
+    // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
+    // answers to one question: they cannot share a profile.
+    const std::string way = file.context.count("framework") ? file.context.at("framework") : "onednn";
+    const std::string first = raw.front().context.count("framework") ? raw.front().context.at("framework") : "onednn";
+    if (way != first)
+      throw InputError(Problem{{file.path, 0, 0}, "context.framework", way,
+                               "the same way of timing as " + raw.front().path + " ('" + first + "')",
+                               "fit kernels/cpu and kernels/pytorch output into separate profiles"});
+    for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
+                          "torch_version"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
       if (!inserted && known->second != it->second)
         throw InputError(Problem{{file.path, 0, 0}, std::string("context.") + k, it->second,
                                  "the same machine as the other files ('" + known->second + "')",
-                                 "fit one profile per machine"});
+                                 "fit one profile per machine and per way of timing"});
     }
     for (const auto& [key, t] : file.times) times[key].insert(times[key].end(), t.begin(), t.end());
+  }
+  if (profile.identity.count("framework")) {
+    profile.framework.kernels_from = "framework";
+    const auto version = profile.identity.find("torch_version");
+    profile.framework.name = fmt::format("{}-{}-cpu-ops", profile.identity.at("framework"),
+                                         version == profile.identity.end() ? "unknown" : version->second);
   }
   struct Group {
     std::vector<std::vector<double>> x;

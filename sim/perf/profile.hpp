@@ -39,7 +39,11 @@ struct FitModel {
   int points = 0;
 };
 
-// How the framework whose runs the profile predicts maps layers to kernels.  PyTorch 1.13
+// How the framework whose runs the profile predicts maps layers to kernels.
+// kernels_from "framework": the kernels were timed through the framework's own operators
+// (kernels/pytorch/torch_op_bench.py), so its dispatch, layouts and allocations are in the
+// times already and none of the rules below applies.  kernels_from "onednn": they were
+// timed in oneDNN and BLAS directly (kernels/cpu), and the rules say which path PyTorch 1.13
 // on CPU (ATen's ConvParams::use_mkldnn and at::addmm): fp32 nn.Linear goes to the system
 // BLAS; a 1x1, stride-1 convolution leaves oneDNN for BLAS when the batch is under
 // pointwise_conv_blas_below_batch and only pointwise_conv_blas_max_threads threads run.
@@ -49,6 +53,7 @@ struct FitModel {
 // each per training step and once per inference.
 struct FrameworkRules {
   std::string name = "pytorch-1.13-cpu";
+  std::string kernels_from = "onednn";
   std::string conv_layout = "blocked";
   bool linear_uses_blas = true;
   int pointwise_conv_blas_below_batch = 16;

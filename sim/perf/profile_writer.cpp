@@ -42,9 +42,9 @@ std::string profile_toml(const Profile& p) {
   for (const auto& [k, v] : p.identity) out += fmt::format("{} = {}\n", k, quoted(v));
   const auto& f = p.framework;
   out += fmt::format(
-      "\n[framework]\nname = {}\nconv_layout = {}\nlinear_uses_blas = {}\npointwise_conv_blas_below_batch = {}\n"
+      "\n[framework]\nname = {}\nkernels_from = {}\nconv_layout = {}\nlinear_uses_blas = {}\npointwise_conv_blas_below_batch = {}\n"
       "pointwise_conv_blas_max_threads = {}\ntraining_reorders_per_conv = {}\n",
-      quoted(f.name), quoted(f.conv_layout), f.linear_uses_blas, f.pointwise_conv_blas_below_batch, f.pointwise_conv_blas_max_threads,
+      quoted(f.name), quoted(f.kernels_from), quoted(f.conv_layout), f.linear_uses_blas, f.pointwise_conv_blas_below_batch, f.pointwise_conv_blas_max_threads,
       f.training_reorders_per_conv);
   out += "\n[kernels]\nmeasured = [\n";
   for (const auto& [k, t] : p.measured)

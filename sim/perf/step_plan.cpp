@@ -29,6 +29,12 @@ std::vector<std::pair<const Node*, int>> extra_consumers(const Graph& graph) {
   return out;
 }
 
+// "adam fp32 p<parameters> t<tensors>": the optimizer's work over every parameter tensor.
+std::string optimizer_signature(const std::string& optimizer, const Graph& graph, graph::DataType type) {
+  const auto totals = graph::model_totals(graph, 1, type);
+  return fmt::format("{} {} p{} t{}", optimizer, graph::to_string(type), totals.params, totals.param_tensors);
+}
+
 std::string gradient_sum(const Node& node, int64_t batch, const std::string& type) {
   return fmt::format("add {} n{} e{} x2", type, batch, graph::elements(node.output));
 }
@@ -57,10 +63,16 @@ struct Builder {
            a.groups == 1 && batch < rules.pointwise_conv_blas_below_batch &&
            threads <= rules.pointwise_conv_blas_max_threads;
   }
+  // Kernels timed through the framework's operators carry its dispatch and layouts already.
+  bool framework_ops() const { return rules.kernels_from == "framework"; }
   bool on_blas(const Node& node) const {
+    if (framework_ops()) return false;
     return (node.kind == OpKind::linear && rules.linear_uses_blas) || (node.kind == OpKind::conv && pointwise_blas(node));
   }
-  bool plain_conv(const Node& node) const { return node.kind == OpKind::conv && rules.conv_layout == "plain"; }
+  bool plain_conv(const Node& node) const {
+    return !framework_ops() && node.kind == OpKind::conv && rules.conv_layout == "plain";
+  }
+  bool reorders(const Node& node) const { return !framework_ops() && node.kind == OpKind::conv; }
   bool feeds_on_input(const Node& node) const {
     return node.inputs.size() == 1 && graph.node(node.inputs[0]).kind == OpKind::input;
   }
@@ -73,9 +85,9 @@ struct Builder {
       reorder(Stage::forward, node, sig, "plain_reorder_weights");
       return call(Stage::forward, node, sig, "plain_fwd");
     }
-    if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_src");
+    if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_src");
     call(Stage::forward, node, sig, "fwd");
-    if (node.kind == OpKind::conv) reorder(Stage::forward, node, sig, "reorder_dst");
+    if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_dst");
   }
 
   void backward(const Node& node) {
@@ -91,7 +103,7 @@ struct Builder {
       if (data_gradient) call(Stage::backward, node, sig, "plain_bwd_data");
       return call(Stage::backward, node, sig, "plain_bwd_weights");
     }
-    for (int i = 1; i < rules.training_reorders_per_conv && node.kind == OpKind::conv; ++i) {
+    for (int i = 1; i < rules.training_reorders_per_conv && reorders(node); ++i) {
       reorder(Stage::backward, node, sig, "reorder_dst");
       if (data_gradient) reorder(Stage::backward, node, sig, "reorder_src");
     }
@@ -137,8 +149,7 @@ std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batc
   };
   for (const auto& node : graph.nodes()) add(graph::kernel_signature(graph, node, batch, type));
   for (const auto& [node, extra] : extra_consumers(graph)) add(gradient_sum(*node, batch, graph::to_string(type)));
-  const int64_t params = graph::model_totals(graph, 1, type).params;
-  for (const char* optimizer : {"sgd_momentum", "adam"}) add(fmt::format("{} {} p{}", optimizer, graph::to_string(type), params));
+  for (const char* optimizer : {"sgd", "sgd_momentum", "adam"}) add(optimizer_signature(optimizer, graph, type));
   return out;
 }
 
@@ -148,8 +159,7 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
   for (const auto& node : graph.nodes()) b.forward(node, true);
   for (auto it = graph.nodes().rbegin(); it != graph.nodes().rend(); ++it) b.backward(*it);
   b.gradient_sums();
-  const auto params = graph::model_totals(graph, batch, graph::DataType::fp32).params;
-  const std::string update = fmt::format("{} fp32 p{}", optimizer, params);
+  const std::string update = optimizer_signature(optimizer, graph, graph::DataType::fp32);
   b.plan.calls.push_back({Stage::update, "optimizer", update, "update", times.time(update, "update", threads)});
   return std::move(b.plan);
 }

@@ -39,7 +39,7 @@ struct StepPlan {
 
 // The distinct signatures a calibration must time for this network and batch, in first-use
 // order: every layer's kernel, the gradient sums of tensors with several consumers, and the
-// optimizer updates (SGD with momentum, Adam) over all parameters.
+// optimizer updates (SGD, SGD with momentum, Adam) over all parameters.
 std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64_t batch, graph::DataType type);
 
 StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,

@@ -13,8 +13,8 @@ std::string commit();
 // {"tool": "dlsim", "version": ..., "commit": ...}
 nlohmann::ordered_json generator();
 
-// table, json and csv for every report; kernels (one signature per line, the input of
-// kernels/cpu and kernels/gpu) for `dlsim model`.
+// table, json and csv for every report; kernels: for `dlsim model` one signature per line
+// (the input of kernels/cpu and kernels/gpu), for `dlsim run` every priced kernel call.
 enum class Format { table, json, csv, kernels };
 
 }  // namespace dlsim::report

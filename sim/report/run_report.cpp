@@ -113,8 +113,18 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
   return out;
 }
 
+std::string kernel_calls_csv(const Prediction* prediction) {
+  std::string out = "stage,layer,signature,phase,seconds,source,rel_error\n";
+  if (!prediction) return out;
+  for (const auto& c : prediction->plan.calls)
+    out += fmt::format("{},{},\"{}\",{},{:.6g},{},{:.3g}\n", perf::to_string(c.stage), c.layer, c.signature, c.phase,
+                       c.answer.seconds, perf::to_string(c.answer.source), c.answer.rel_error);
+  return out;
+}
+
 std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                      const Prediction* prediction, Format format) {
+  if (format == Format::kernels) return kernel_calls_csv(prediction);
   const auto j = run_json(spec, model, catalog, prediction);
   if (format == Format::json) return j.dump(2) + "\n";
   if (format == Format::csv) {

@@ -22,6 +22,8 @@ void check_memory(const scenario::RunSpec& spec, const graph::Graph& model, cons
 // `prediction` is null when the device has no calibration to simulate with.
 nlohmann::ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model,
                                 const hardware::Catalog& catalog, const Prediction* prediction);
+// Every kernel call of one step as CSV: stage, layer, signature, phase, seconds, source.
+std::string kernel_calls_csv(const Prediction* prediction);
 std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                      const Prediction* prediction, Format format);
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "perf/features.hpp"
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -24,6 +25,7 @@ void read_header(TableReader& r, perf::Profile& p) {
 
 void read_framework(TableReader& r, perf::FrameworkRules& f) {
   f.name = r.string("name").value_or(f.name);
+  f.kernels_from = r.choice("kernels_from", {"onednn", "framework"}).value_or(f.kernels_from);
   f.conv_layout = r.choice("conv_layout", {"plain", "blocked"}).value_or(f.conv_layout);
   f.linear_uses_blas = r.boolean("linear_uses_blas").value_or(f.linear_uses_blas);
   f.pointwise_conv_blas_below_batch =
@@ -59,8 +61,7 @@ void read_fit(TableReader& r, perf::Profile& p) {
   m.loo_error = r.number("loo_error", 0, 1e6, true).value_or(1.0);
   m.points = static_cast<int>(r.integer("points", 1, 1 << 30, true).value_or(0));
   for (const auto& f : m.features)
-    if (f != "one" && f != "flops" && f != "bytes")
-      r.problem("features", f, "expected \"one\", \"flops\" or \"bytes\"");
+    if (!perf::is_feature(f)) r.problem("features", f, "one of: " + perf::feature_names());
   if (m.features.size() != m.coefficients.size())
     r.problem("coefficients", fmt::format("{} values", m.coefficients.size()),
               fmt::format("one coefficient per feature ({})", m.features.size()));

@@ -67,4 +67,33 @@ TEST(Commands, ModelFilesFromEveryFormat) {
   EXPECT_NE(j["notes"].dump().find("folded"), std::string::npos);
 }
 
+TEST(Commands, RunListsEveryPricedKernelAndTheyAddUpToTheStep) {
+  const std::string scenario = std::string(DLSIM_SOURCE_DIR) + "/validation/cases/scenarios/cpu_train.toml";
+  const auto [code, csv] = run("run " + scenario + " --format kernels");
+  ASSERT_EQ(code, 0);
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "stage,layer,signature,phase,seconds,source,rel_error");
+  double sum = 0;
+  int calls = 0, updates = 0;
+  while (std::getline(lines, line)) {
+    // The signature is quoted because it holds commas ("pad1,1,1,1"): read the columns
+    // after its closing quote.
+    const auto quote = line.rfind('"');
+    std::istringstream rest(line.substr(quote + 2));
+    std::string phase, seconds;
+    std::getline(rest, phase, ',');
+    std::getline(rest, seconds, ',');
+    sum += std::stod(seconds);
+    ++calls;
+    updates += line.rfind("update,", 0) == 0;
+  }
+  EXPECT_GT(calls, 20);
+  EXPECT_EQ(updates, 1);
+  const auto j = nlohmann::json::parse(run("run " + scenario + " --format json").second);
+  // One device runs its kernels one after another: the simulated step is their sum.
+  EXPECT_NEAR(sum / j["step_time_s"].get<double>(), 1.0, 1e-4);
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "perf/fit.hpp"
 
 namespace dlsim::perf {
@@ -46,6 +47,29 @@ TEST(Fit, LeaveOneOutErrorReportsScatter) {
   const FitModel m = fit_model(x, y, {"one", "bytes"});
   EXPECT_GT(m.loo_error, 0.1);
   EXPECT_LT(m.loo_error, 0.4);
+}
+
+RawBenchmarks relu_timings(const std::string& path, const std::string& framework) {
+  RawBenchmarks raw;
+  raw.path = path;
+  raw.context["cpu_model"] = "test cpu";
+  if (!framework.empty()) raw.context["framework"] = framework;
+  for (int n : {1, 2, 4}) raw.times[{"relu fp32 n" + std::to_string(n) + " e1000", "fwd", 1}] = {1e-6 * n, 1.1e-6 * n};
+  return raw;
+}
+
+TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
+  auto with_torch = relu_timings("torch.json", "pytorch");
+  with_torch.context["torch_version"] = "1.13.0";
+  const Profile p = fit_profile({with_torch}, {"m", "", "test"});
+  EXPECT_EQ(p.framework.kernels_from, "framework");
+  EXPECT_EQ(p.framework.name, "pytorch-1.13.0-cpu-ops");
+  EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test"}).framework.kernels_from, "onednn");
+}
+
+TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
+  EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t"}),
+               InputError);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
   EXPECT_EQ(count(plan, "plain_bwd_weights"), 2u);  // two convolutions on oneDNN, NCHW as PyTorch hands them
   EXPECT_EQ(count(plan, "plain_bwd_data"), 1u);     // conv1 reads the input: no data gradient
   EXPECT_EQ(count(plan, "bwd_data"), 3u + 1u + 2u + 1u);  // relu x3, maxpool, dropout x2, loss
-  EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882");
+  EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882 t8");  // 4 weights, 4 biases
   EXPECT_EQ(plan.calls.back().stage, Stage::update);
 }
 
@@ -48,6 +48,20 @@ TEST(StepPlan, BlockedLayoutAddsReordersAroundConvolutions) {
   EXPECT_EQ(count(plan, "bwd_weights"), 2u);
   EXPECT_EQ(count(plan, "reorder_src"), 2u + 1u);  // forward twice, backward once (conv1 has no data gradient)
   EXPECT_EQ(count(plan, "reorder_dst"), 4u);
+}
+
+TEST(StepPlan, KernelsTimedThroughTheFrameworkNeedNoDispatchRules) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  for (int threads : {1, 2}) {
+    const StepPlan plan = training_plan(graph::zoo_model("resnet50"), 4, "sgd_momentum", threads, times, rules);
+    for (const auto& c : plan.calls)
+      EXPECT_TRUE(c.phase == "fwd" || c.phase == "bwd_data" || c.phase == "bwd_weights" || c.phase == "update")
+          << c.layer << " " << c.phase;
+    EXPECT_EQ(count(plan, "bwd_weights"), 53u + 1u);  // 53 convolutions and the classifier
+  }
 }
 
 TEST(StepPlan, PointwiseConvolutionsLeaveOneDnnOnlyForSmallBatchesOnOneThread) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole CPU chain on whatever machine runs the tests: calibrate keras_mnist's kernels
-# here, measure the same network with PyTorch here, predict, and require agreement within
-# a bound of 35%.  The issue asks for 25%; on the development VM this check measured
-# +16% to +30% for training (PyTorch slower than the sum of its kernels timed alone, plus
-# machine noise), so 35% is today's honest bound, not the goal.  The committed validation
-# holds the tight figures.  Usage: live_cpu_check.sh DLSIM SOURCE_DIR
+# here with the default `dlsim calibrate --cpu`, measure the same network with PyTorch
+# here, predict, and require agreement within a bound.  The issue asks for 25%; on the
+# development VM this check measured +14% to +25% for training (the step's heap
+# re-faulting that operator timings do not carry, README "How accurate", plus machine
+# noise) and +10% to +19% for inference, so 35% is today's honest bound, not the goal.
+# Usage: live_cpu_check.sh DLSIM SOURCE_DIR
 set -euo pipefail
 dlsim=$1
 src=$2
@@ -21,9 +22,20 @@ fi
   --reps 3 --machine live --out "$work/measured.csv"
 mkdir -p "$work/scenarios"
 for kind in train infer; do
-  sed 's|^profile = .*|profile = "../live.toml"|' "$src/validation/cases/scenarios/cpu_$kind.toml" \
-    > "$work/scenarios/cpu_$kind.toml"
+  cp "$src/validation/cases/scenarios/cpu_$kind.toml" "$work/scenarios/"
+  cat >> "$work/cases.toml" <<CASES
+[[suite]]
+data = "measured.csv"
+where = { mode = "$kind" }
+scenario = "scenarios/cpu_$kind.toml"
+set = { "workload.model" = "{model}", "workload.batch" = "{batch}", "system.threads" = "{threads}", "system.profile" = "../live.toml"$( [ $kind = train ] && echo ', "training.optimizer" = "{optimizer}"') }
+id = "{model} $kind b{batch} t{threads}"
+group = "cpu-$kind/pytorch/live"
+measured = "images_per_s"
+band = ["images_per_s_p10", "images_per_s_p90"]
+predicted = "throughput_images_per_s"
+bound_mape_pct = 35
+
+CASES
 done
-sed -e 's|bound_mape_pct = .*|bound_mape_pct = 35|' -e 's|\.\./data/pytorch_cpu_devbox.csv|measured.csv|' \
-    -e 's|devbox-emerald-rapids|live|' "$src/validation/cases/pytorch_cpu_devbox.toml" > "$work/cases.toml"
 "$dlsim" validate "$work/cases.toml"

@@ -1,0 +1,338 @@
+#!/usr/bin/python3
+"""dlsim's PyTorch operator benchmark: times every kernel signature a step needs *through
+PyTorch's own operators*, as a training or inference loop calls them, and writes Google
+Benchmark JSON that `dlsim calibrate` reads like dlsim-cpu-bench's.
+
+    /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures FILE [--threads 1,2]
+        [--inference] [--repetitions 5] [--min-time 0.05] --out RAW.json
+
+Why a second benchmark next to the oneDNN one: PyTorch does not hand every kernel to
+oneDNN the way a oneDNN program would.  Linear layers go to the system BLAS, pooling and
+batch norm to PyTorch's native kernels, convolutions to oneDNN on plain NCHW tensors with
+reorders around them, and every operator allocates its output, which for tensors above
+glibc's mmap threshold (32 MiB) means page faults on every call.  Timing the operators
+themselves captures those paths on whatever machine and PyTorch build this runs on,
+without a rule per case.  Each phase is what autograd runs:
+  fwd          the operator on inputs that require grad (training) or under no_grad;
+               in place for the ReLU family and additions
+  bwd_data     the gradient of its input (all gradients for batch norm and the rest)
+  bwd_weights  the weight and bias gradients of a convolution or linear layer
+  update       optimizer.step() over the model's parameter tensors, then
+               zero_grad(set_to_none=True), as validation/measure/pytorch_cpu.py trains
+Signatures are dlsim's (sim/graph/kernel_signature.cpp).  A signature that fails is
+reported as an errored row; the others still run.
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import platform
+import re
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def parse_signature(text):
+    words = text.split()
+    if len(words) < 2:
+        raise ValueError(f"signature '{text}' has no operator and data type")
+    sig = {"text": text, "op": words[0], "dtype": words[1], "fields": {}, "flags": set(), "shapes": []}
+    for w in words[2:]:
+        m = re.fullmatch(r"([a-z_]+)(-?\d+(?:,-?\d+)*)", w)
+        if m:
+            sig["fields"][m.group(1)] = [int(v) for v in m.group(2).split(",")]
+        elif re.fullmatch(r"\d+(x\d+)+", w):
+            sig["shapes"].append([int(v) for v in w.split("x")])
+        elif w.isalpha():
+            sig["flags"].add(w)
+        else:
+            raise ValueError(f"signature '{text}': cannot read '{w}'")
+    if sig["dtype"] != "fp32":
+        raise ValueError(f"signature '{text}': only fp32 runs on this CPU benchmark")
+    return sig
+
+
+def get(sig, name, index=0):
+    if name not in sig["fields"]:
+        raise ValueError(f"signature '{sig['text']}' lacks field '{name}'")
+    return sig["fields"][name][index]
+
+
+def leaf(*shape, grad=True):
+    return torch.randn(*shape).requires_grad_(grad)
+
+
+def symmetric_padding(sig):
+    top, left, bottom, right = sig["fields"].get("pad", [0, 0, 0, 0])
+    if (top, left) != (bottom, right):
+        raise ValueError(f"signature '{sig['text']}': PyTorch pads symmetrically, not {top},{left},{bottom},{right}")
+    return top, left
+
+
+ACTIVATIONS = {"relu": torch.relu, "relu6": F.relu6, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+               "leaky_relu": F.leaky_relu, "gelu": F.gelu, "silu": F.silu}
+# The forms networks write in place (torchvision's ReLU(inplace=True), ResNet's
+# `out += identity`, autograd's gradient sums): no output to allocate, which for a tensor
+# above 32 MiB saves the page faults of a fresh mapping.
+IN_PLACE = {"relu": torch.relu_, "relu6": lambda t: F.relu6(t, inplace=True),
+            "leaky_relu": lambda t: F.leaky_relu(t, inplace=True), "silu": lambda t: F.silu(t, inplace=True),
+            "add": None}
+
+
+def in_place_forward(sig, training):
+    """The operator applied in place to a tensor that is not a leaf (autograd records it)."""
+    n, e = get(sig, "n"), get(sig, "e")
+    x = leaf(n, e, grad=training).clone()
+    if sig["op"] == "add":
+        others = [torch.randn(n, e) for _ in range(get(sig, "x") - 1)]
+
+        def add():
+            for o in others:
+                x.add_(o)
+        return add
+    return lambda: IN_PLACE[sig["op"]](x)
+
+
+def forward_of(sig, training):
+    """(function, data inputs, weight inputs) for one signature."""
+    op, n = sig["op"], get(sig, "n")
+    g = training
+    if op == "conv2d":
+        c, h, w, k = get(sig, "c"), get(sig, "h"), get(sig, "w"), get(sig, "k")
+        groups = get(sig, "g")
+        x = leaf(n, c, h, w, grad=g)
+        wt = leaf(k, c // groups, get(sig, "r"), get(sig, "s"), grad=g)
+        b = leaf(k, grad=g) if "bias" in sig["flags"] else None
+        stride, dil = tuple(sig["fields"]["str"]), tuple(sig["fields"]["dil"])
+        pad = symmetric_padding(sig)
+        return (lambda: F.conv2d(x, wt, b, stride, pad, dil, groups)), [x], [t for t in (wt, b) if t is not None]
+    if op == "linear":
+        x = leaf(n, get(sig, "in"), grad=g)
+        wt = leaf(get(sig, "out"), get(sig, "in"), grad=g)
+        b = leaf(get(sig, "out"), grad=g) if "bias" in sig["flags"] else None
+        return (lambda: F.linear(x, wt, b)), [x], [t for t in (wt, b) if t is not None]
+    if op in ("maxpool", "avgpool"):
+        x = leaf(n, get(sig, "c"), get(sig, "h"), get(sig, "w"), grad=g)
+        kernel, stride = (get(sig, "r"), get(sig, "s")), tuple(sig["fields"]["str"])
+        pad, ceil = symmetric_padding(sig), "ceil" in sig["flags"]
+        pool = F.max_pool2d if op == "maxpool" else F.avg_pool2d
+        return (lambda: pool(x, kernel, stride, pad, ceil_mode=ceil)), [x], []
+    if op in ("global_avgpool", "global_maxpool", "adaptive_avg_pool"):
+        x = leaf(n, get(sig, "c"), get(sig, "h"), get(sig, "w"), grad=g)
+        if op == "global_maxpool":
+            return (lambda: torch.amax(x, (2, 3))), [x], []
+        size = (get(sig, "oh"), get(sig, "ow")) if op == "adaptive_avg_pool" else (1, 1)
+        return (lambda: F.adaptive_avg_pool2d(x, size)), [x], []
+    if op == "batch_norm":
+        c = get(sig, "c")
+        x = leaf(n, c, get(sig, "hw"), grad=g)
+        wt, b = leaf(c, grad=g), leaf(c, grad=g)
+        mean, var = torch.zeros(c), torch.ones(c)
+        return (lambda: F.batch_norm(x, mean, var, wt, b, training=training)), [x], [wt, b]
+    if op == "lrn":
+        x = leaf(n, get(sig, "c"), get(sig, "hw"), grad=g)
+        return (lambda: F.local_response_norm(x, get(sig, "size"))), [x], []
+    if op in ACTIVATIONS or op in ("dropout", "softmax"):
+        x = leaf(n, get(sig, "e"), grad=g)
+        if op == "dropout":
+            return (lambda: F.dropout(x, 0.5, training=True)), [x], []
+        if op == "softmax":
+            return (lambda: torch.softmax(x, 1)), [x], []
+        return (lambda: ACTIVATIONS[op](x)), [x], []
+    if op == "add":
+        xs = [leaf(n, get(sig, "e"), grad=g) for _ in range(get(sig, "x"))]
+        return (lambda: sum(xs[1:], xs[0])), xs, []
+    if op == "concat":
+        xs = [leaf(n, *shape, grad=g) for shape in sig["shapes"]]
+        return (lambda: torch.cat(xs, 1)), xs, []
+    if op == "softmax_cross_entropy":
+        classes = get(sig, "classes")
+        x = leaf(n, classes, grad=g)
+        labels = torch.randint(0, classes, (n,))
+        return (lambda: F.cross_entropy(x, labels)), [x], []
+    raise ValueError(f"signature '{sig['text']}': no PyTorch operator for '{op}'")
+
+
+OPTIMIZERS = {"sgd": lambda ps: torch.optim.SGD(ps, lr=0.01),
+              "sgd_momentum": lambda ps: torch.optim.SGD(ps, lr=0.01, momentum=0.9),
+              "adam": lambda ps: torch.optim.Adam(ps, lr=1e-3)}
+
+
+def optimizer_update(sig):
+    params, tensors = get(sig, "p"), sig["fields"].get("t", [1])[0]
+    if params <= 0 or not 0 < tensors <= params:
+        raise ValueError(f"optimizer signature '{sig['text']}' needs p > 0 and 0 < t <= p")
+    # The parameters split evenly over the tensors: the element count and the per-tensor
+    # launches are the model's, not its size distribution.
+    sizes = [params // tensors + (1 if i < params % tensors else 0) for i in range(tensors)]
+    ps = [torch.nn.Parameter(torch.randn(n) * 0.01) for n in sizes]
+    grads = [torch.randn(n) * 1e-3 for n in sizes]
+    opt = OPTIMIZERS[sig["op"]](ps)
+
+    def step():
+        # zero_grad(set_to_none=True) then backward leave each .grad the freshly computed
+        # tensor itself (AccumulateGrad steals it): no copy, no accumulation to time.
+        for p, g in zip(ps, grads):
+            p.grad = g
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+    return step
+
+
+def phases_of(sig, training):
+    """{phase: callable} for one signature."""
+    if sig["op"] in OPTIMIZERS:
+        return {"update": optimizer_update(sig)} if training else {}
+    if not training:
+        if sig["op"] in ("dropout", "softmax_cross_entropy"):
+            return {}
+        fn = in_place_forward(sig, False) if sig["op"] in IN_PLACE else forward_of(sig, False)[0]
+
+        def infer():
+            with torch.no_grad():
+                fn()
+        return {"fwd": infer}
+    fn, data, weights = forward_of(sig, True)
+    phases = {"fwd": in_place_forward(sig, True) if sig["op"] in IN_PLACE else fn}
+    out = fn()  # the gradients come from an out-of-place graph of their own
+    grad_out = torch.randn_like(out)
+    if sig["op"] in ("add", "concat"):
+        return phases  # autograd passes the gradient through as views
+    if sig["op"] in ("conv2d", "linear"):
+        phases["bwd_data"] = lambda: torch.autograd.grad(out, data, grad_out, retain_graph=True)
+        phases["bwd_weights"] = lambda: torch.autograd.grad(out, weights, grad_out, retain_graph=True)
+    else:
+        phases["bwd_data"] = lambda: torch.autograd.grad(out, data + weights, grad_out, retain_graph=True)
+    return phases
+
+
+def time_phase(fn, repetitions, min_time):
+    """Seconds per call, one figure per repetition; the first call stays out (allocator warm-up)."""
+    start = time.perf_counter()
+    fn()
+    first = time.perf_counter() - start
+    iterations = max(1, math.ceil(min_time / max(first, 1e-9)))
+    out = []
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        for _ in range(iterations):
+            fn()
+        out.append((time.perf_counter() - start) / iterations)
+    return out, iterations
+
+
+def steady_state_allocator():
+    """Puts glibc's allocator where a training loop has it after a few steps, so that an
+    operator timed alone pays the page faults it pays in a network, no more, no less.
+    In a running network glibc's dynamic mmap threshold has risen to its 32 MiB ceiling
+    and the heap holds freed space, so outputs up to 32 MiB reuse warm heap memory while
+    larger ones get a fresh mapping (page faults) on every call.  Timed alone from a cold
+    start, a 25 MB output is instead mapped, or the heap trimmed and regrown, each call:
+    batch norm on 32x64x56x56 took 9.4 ms with 3,763 faults per call alone against 4.1 ms
+    with none inside ResNet-18.  Returns what was done, for the JSON context."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3
+        if not (libc.mallopt(m_mmap_threshold, 32 << 20) and libc.mallopt(m_trim_threshold, 1 << 40)):
+            return "default"
+    except (OSError, AttributeError):
+        return "default"
+    grown = [torch.ones(30 << 18) for _ in range(20)]  # 20 x 30 MiB of heap, then freed
+    del grown
+    return "glibc: mmap above 32 MiB, heap grown by 600 MiB and never trimmed"
+
+
+def cpu_field(key):
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(key):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def onednn_version():
+    m = re.search(r"MKL-DNN v(\d+\.\d+\.\d+)", torch.__config__.show())
+    return m.group(1) if m else "none"
+
+
+def read_signatures(path):
+    out, seen = [], set()
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#") and line not in seen:
+                seen.add(line)
+                out.append(line)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--signatures", required=True, help="one dlsim kernel signature per line")
+    ap.add_argument("--threads", default="1", help="comma-separated thread counts")
+    ap.add_argument("--inference", action="store_true", help="forward kernels only, under no_grad")
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--min-time", type=float, default=0.05, help="seconds per repetition at least")
+    ap.add_argument("--out", required=True, help="Google Benchmark JSON to write")
+    a = ap.parse_args()
+    try:
+        threads = [int(t) for t in a.threads.split(",")]
+        signatures = read_signatures(a.signatures)
+    except (OSError, ValueError) as e:
+        print(f"torch_op_bench: {e}", file=sys.stderr)
+        return 2
+    torch.manual_seed(0)
+    allocator = steady_state_allocator()
+    training = not a.inference
+    rows = []
+    for t in threads:
+        torch.set_num_threads(t)
+        for text in signatures:
+            prefix = f"{text} | threads={t} | "
+            try:
+                phases = phases_of(parse_signature(text), training)
+            except (ValueError, RuntimeError) as e:
+                rows.append({"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
+                             "error_message": str(e)})
+                continue
+            for phase, fn in phases.items():
+                try:
+                    times, iterations = time_phase(fn, a.repetitions, a.min_time)
+                except RuntimeError as e:
+                    rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
+                                 "error_message": str(e)})
+                    continue
+                for i, s in enumerate(times):
+                    rows.append({"name": prefix + phase, "run_type": "iteration", "repetitions": a.repetitions,
+                                 "repetition_index": i, "threads": t, "iterations": iterations,
+                                 "real_time": s * 1e6, "time_unit": "us"})
+            print(f"torch_op_bench: {text} on {t} thread(s)", file=sys.stderr)
+    context = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "host_name": platform.node(),
+        "executable": os.path.abspath(__file__),
+        "cpu_model": cpu_field("model name"),
+        "cpu_flags": cpu_field("flags"),
+        "cpu_logical_cores": str(os.cpu_count()),
+        "framework": "pytorch",
+        "torch_version": torch.__version__,
+        "onednn_version": onednn_version(),
+        "threads": a.threads,
+        "mode": "training" if training else "inference",
+        "allocator": allocator,
+    }
+    with open(a.out, "w") as f:
+        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+// kernels/pytorch/torch_op_bench.py times every operator kind dlsim emits
+// (tests/data/kernels/every_op.sig) through PyTorch without an error row, writes Google
+// Benchmark JSON that names the framework, and dlsim fits a profile from it that says its
+// kernels came through the framework.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(TorchOpBench, EveryOperatorKindRunsAndFitsIntoAFrameworkProfile) {
+  const std::string sig_file = DLSIM_SOURCE_DIR "/tests/data/kernels/every_op.sig";
+  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
+  fs::create_directories(dir);
+  const auto raw = (dir / "every_op.json").string();
+  const auto run = dlsim::testing::run_command(
+      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--threads",
+                     "1,2", "--repetitions", "2", "--min-time", "0.001", "--out", raw}, true);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = nlohmann::json::parse(read(raw));
+  EXPECT_EQ(j["context"]["framework"], "pytorch");
+  EXPECT_FALSE(j["context"]["torch_version"].get<std::string>().empty());
+  std::set<std::string> measured;
+  for (const auto& b : j["benchmarks"]) {
+    EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << ": " << b.value("error_message", "");
+    const std::string name = b["name"];
+    measured.insert(name.substr(0, name.find(" | ")));
+  }
+  std::ifstream in(sig_file);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') EXPECT_TRUE(measured.count(line)) << "not measured: " << line;
+  }
+
+  const auto profile = (dir / "every_op.toml").string();
+  const auto fit = dlsim::testing::run_command(DLSIM_BINARY, {"calibrate", raw, "--machine", "test", "-o", profile}, true);
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_NE(read(profile).find("kernels_from = \"framework\""), std::string::npos);
+}
+
+TEST(TorchOpBench, AnUnknownOperatorIsAnErrorRowAndTheRestRun) {
+  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
+  fs::create_directories(dir);
+  const auto sig_file = (dir / "bad.sig").string();
+  std::ofstream(sig_file) << "frobnicate fp32 n4 e16\nrelu fp32 n4 e16\n";
+  const auto raw = (dir / "bad.json").string();
+  const auto run = dlsim::testing::run_command(
+      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--repetitions",
+                     "1", "--min-time", "0.001", "--out", raw}, true);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = nlohmann::json::parse(read(raw));
+  int errors = 0, timed = 0;
+  for (const auto& b : j["benchmarks"]) (b.value("error_occurred", false) ? errors : timed) += 1;
+  EXPECT_EQ(errors, 1);
+  EXPECT_EQ(timed, 2);  // relu: fwd and bwd_data, one repetition each
+}
+
+}  // namespace
