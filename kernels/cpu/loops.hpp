@@ -14,7 +14,7 @@ namespace dlsim::kernels {
 // True for the signatures these loops serve.
 bool is_loop_kernel(const Signature& signature);
 
-// "sgd|sgd_momentum|adam fp32 p<parameters> t<tensors>": one "update" phase, fused over
+// "sgd|sgd_momentum|adam fp32 p<parameters> t<tensors> max<elements>": one "update" phase, fused over
 // all parameters (the tensor count is not used);
 // "dropout fp32 n<batch> e<elements>": "fwd" and "bwd_data".
 std::vector<PhaseKernel> make_loop_kernels(const Signature& signature, bool training);

@@ -164,11 +164,14 @@ OPTIMIZERS = {"sgd": lambda ps: torch.optim.SGD(ps, lr=0.01),
 
 def optimizer_update(sig):
     params, tensors = get(sig, "p"), sig["fields"].get("t", [1])[0]
-    if params <= 0 or not 0 < tensors <= params:
-        raise ValueError(f"optimizer signature '{sig['text']}' needs p > 0 and 0 < t <= p")
-    # The parameters split evenly over the tensors: the element count and the per-tensor
-    # launches are the model's, not its size distribution.
-    sizes = [params // tensors + (1 if i < params % tensors else 0) for i in range(tensors)]
+    largest = sig["fields"].get("max", [params // max(tensors, 1)])[0]
+    if params <= 0 or not 0 < tensors <= params or not 0 < largest <= params - (tensors - 1):
+        raise ValueError(f"optimizer signature '{sig['text']}' needs p > 0, 0 < t <= p and 0 < max <= p - t + 1")
+    # The largest tensor as the model has it (whether it stays in cache matters), the rest
+    # split evenly over the other tensors: element count and per-tensor launches are the
+    # model's, the other sizes are not.
+    rest, others = params - largest, tensors - 1
+    sizes = [largest] + [rest // others + (1 if i < rest % others else 0) for i in range(others)]
     ps = [torch.nn.Parameter(torch.randn(n) * 0.01) for n in sizes]
     grads = [torch.randn(n) * 1e-3 for n in sizes]
     opt = OPTIMIZERS[sig["op"]](ps)

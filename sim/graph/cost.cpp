@@ -118,6 +118,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         c.macs = elements(n.output) * per_output;
         c.params = a.out_channels * per_output + (a.bias ? a.out_channels : 0);
         c.param_tensors = a.bias ? 2 : 1;
+        c.largest_param_tensor = a.out_channels * per_output;
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
         c.backward_data_flops = input_is_data ? 0 : 2.0 * static_cast<double>(c.macs);
         c.backward_weights_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -128,6 +129,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         c.macs = static_cast<int64_t>(in) * a.out_features;
         c.params = c.macs + (a.bias ? a.out_features : 0);
         c.param_tensors = a.bias ? 2 : 1;
+        c.largest_param_tensor = c.macs;
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
         c.backward_data_flops = input_is_data ? 0 : 2.0 * static_cast<double>(c.macs);
         c.backward_weights_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -138,6 +140,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         if (std::get<BatchNormAttrs>(n.attrs).affine) {
           c.params = 2 * channels;
           c.param_tensors = 2;
+          c.largest_param_tensor = channels;
         }
         c.state = 2 * channels;
         c.forward_flops = 5 * out;
@@ -214,6 +217,7 @@ ModelTotals model_totals(const Graph& graph, int64_t batch, DataType type) {
     const auto& c = costs[static_cast<size_t>(n.id)];
     t.params += c.params;
     t.param_tensors += c.param_tensors;
+    t.largest_param_tensor = std::max(t.largest_param_tensor, c.largest_param_tensor);
     t.state += c.state;
     t.training_flops_per_sample += (c.forward_flops + c.backward_data_flops + c.backward_weights_flops);
     t.saved_activation_bytes += c.saved_activation_bytes;

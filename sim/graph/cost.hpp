@@ -39,6 +39,7 @@ struct LayerCost {
   double forward_bytes_written = 0;
   int64_t params = 0;                 // trainable parameters
   int param_tensors = 0;              // the tensors holding them (weight, bias, ...)
+  int64_t largest_param_tensor = 0;   // elements of the biggest of them
   int64_t state = 0;                  // non-trainable state (batch-norm running statistics)
   double saved_activation_bytes = 0;  // kept from forward for backward
   double output_bytes = 0;
@@ -50,6 +51,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
 struct ModelTotals {
   int64_t params = 0;
   int param_tensors = 0;  // an optimizer steps through these one by one
+  int64_t largest_param_tensor = 0;
   int64_t state = 0;
   int64_t macs_per_sample = 0;          // inference path (train-only heads excluded)
   // 2 x macs_per_sample: the convention of published FLOP counts ("ResNet-50: 8.2 GFLOPs").

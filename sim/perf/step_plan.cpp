@@ -29,10 +29,12 @@ std::vector<std::pair<const Node*, int>> extra_consumers(const Graph& graph) {
   return out;
 }
 
-// "adam fp32 p<parameters> t<tensors>": the optimizer's work over every parameter tensor.
+// "adam fp32 p<parameters> t<tensors> max<elements>": the optimizer's work over every
+// parameter tensor; the largest decides how much of it runs out of cache.
 std::string optimizer_signature(const std::string& optimizer, const Graph& graph, graph::DataType type) {
   const auto totals = graph::model_totals(graph, 1, type);
-  return fmt::format("{} {} p{} t{}", optimizer, graph::to_string(type), totals.params, totals.param_tensors);
+  return fmt::format("{} {} p{} t{} max{}", optimizer, graph::to_string(type), totals.params, totals.param_tensors,
+                     totals.largest_param_tensor);
 }
 
 std::string gradient_sum(const Node& node, int64_t batch, const std::string& type) {

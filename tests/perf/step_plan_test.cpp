@@ -35,7 +35,7 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
   EXPECT_EQ(count(plan, "plain_bwd_weights"), 2u);  // two convolutions on oneDNN, NCHW as PyTorch hands them
   EXPECT_EQ(count(plan, "plain_bwd_data"), 1u);     // conv1 reads the input: no data gradient
   EXPECT_EQ(count(plan, "bwd_data"), 3u + 1u + 2u + 1u);  // relu x3, maxpool, dropout x2, loss
-  EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882 t8");  // 4 weights, 4 biases
+  EXPECT_EQ(plan.calls.back().signature, "adam fp32 p1199882 t8 max1179648");  // 4 weights, 4 biases; dense1 the largest
   EXPECT_EQ(plan.calls.back().stage, Stage::update);
 }
 

@@ -15,6 +15,6 @@ global_avgpool fp32 n4 c16 h8 w8 oh1 ow1
 dropout fp32 n4 e16
 linear fp32 n4 in16 out10 bias
 softmax_cross_entropy fp32 n4 classes10
-sgd fp32 p482 t4
-sgd_momentum fp32 p482 t4
-adam fp32 p482 t4
+sgd fp32 p482 t4 max216
+sgd_momentum fp32 p482 t4 max216
+adam fp32 p482 t4 max216
