@@ -1,12 +1,11 @@
 // dlsim-cpu-bench runs every operator kind dlsim emits (tests/data/kernels/every_op.sig)
 // without an error row, and records the machine's identity in the JSON context.
-#include <fstream>
-#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/benchmark_rows.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -20,17 +19,7 @@ TEST(CpuBench, EveryOperatorKindRuns) {
   const auto j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["context"]["onednn_version"], "2.6.3");
   EXPECT_FALSE(j["context"]["cpu_model"].get<std::string>().empty());
-  std::set<std::string> measured;
-  for (const auto& b : j["benchmarks"]) {
-    EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << ": " << b.value("error_message", "");
-    const std::string name = b["name"];
-    measured.insert(name.substr(0, name.find(" | ")));
-  }
-  std::ifstream in(sig_file);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') {
-      EXPECT_TRUE(measured.count(line)) << "not measured: " << line;
-    }
+  dlsim::testing::expect_every_signature_timed(j, sig_file);
 }
 
 }  // namespace

@@ -4,13 +4,13 @@
 // kernels came through the framework.
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/benchmark_rows.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -36,17 +36,7 @@ TEST(TorchOpBench, EveryOperatorKindRunsAndFitsIntoAFrameworkProfile) {
   const auto j = nlohmann::json::parse(read(raw));
   EXPECT_EQ(j["context"]["framework"], "pytorch");
   EXPECT_FALSE(j["context"]["torch_version"].get<std::string>().empty());
-  std::set<std::string> measured;
-  for (const auto& b : j["benchmarks"]) {
-    EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << ": " << b.value("error_message", "");
-    const std::string name = b["name"];
-    measured.insert(name.substr(0, name.find(" | ")));
-  }
-  std::ifstream in(sig_file);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    EXPECT_TRUE(measured.count(line)) << "not measured: " << line;
-  }
+  dlsim::testing::expect_every_signature_timed(j, sig_file);
 
   const auto profile = (dir / "every_op.toml").string();
   const auto fit = dlsim::testing::run_command(DLSIM_BINARY, {"calibrate", raw, "--machine", "test", "-o", profile}, true);
