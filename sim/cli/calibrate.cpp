@@ -76,7 +76,7 @@ std::vector<std::string> measure_cpu(const CalibrateOptions& o) {
       const auto command = bench_command(o, stem + ".kernels", stem + ".json");
       const int status = run_program(command, "/dev/null");
       if (status != 0)
-        throw std::runtime_error(fmt::format(
+        throw UnrunnableError(fmt::format(
             "{} {} exited with status {} timing {} ({})", command[0], o.via == "pytorch" ? command[1] : "", status,
             stem + ".kernels",
             o.via == "pytorch" ? "it needs PyTorch: apt-get install python3-torch, or set DLSIM_PYTHON to a Python "

@@ -16,6 +16,7 @@ struct Case {
   std::string name;
   std::vector<std::string> args;
   std::vector<std::string> expect;
+  std::vector<std::string> env;  // "NAME=value", set for this run only
   int exit_code = 2;
 };
 
@@ -33,6 +34,8 @@ std::vector<Case> load_cases() {
     }
     for (const auto& e : *t["expect"].as_array()) c.expect.push_back(e.value_or(std::string{}));
     c.exit_code = static_cast<int>(t["exit"].value_or(int64_t{2}));
+    if (const auto* env = t["env"].as_table())
+      for (const auto& [k, v] : *env) c.env.push_back(std::string(k.str()) + "=" + v.value_or(std::string{}));
     cases.push_back(c);
   }
   return cases;
@@ -44,7 +47,10 @@ class BadInput : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BadInput, ExitsWithAClearMessage) {
   const Case& c = GetParam();
-  const auto [code, output] = dlsim::testing::run_command(DLSIM_BINARY, c.args);
+  std::vector<std::string> args = c.env;  // run through env(1) so that the variables reach dlsim
+  args.push_back(DLSIM_BINARY);
+  args.insert(args.end(), c.args.begin(), c.args.end());
+  const auto [code, output] = dlsim::testing::run_command("env", args);
   EXPECT_EQ(code, c.exit_code) << output;
   for (const auto& e : c.expect) EXPECT_NE(output.find(e), std::string::npos) << "missing: " << e << "\n" << output;
   EXPECT_EQ(output.find("internal error"), std::string::npos) << output;
