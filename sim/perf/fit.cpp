@@ -79,6 +79,16 @@ double predict(const FitModel& model, const std::vector<double>& x) {
   return t;
 }
 
+namespace {
+
+// "pytorch" for kernels/pytorch output, "onednn" for kernels/cpu's.
+std::string way_of_timing(const RawBenchmarks& file) {
+  const auto it = file.context.find("framework");
+  return it == file.context.end() ? "onednn" : it->second;
+}
+
+}  // namespace
+
 Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inputs) {
   Profile profile;
   profile.machine = inputs.machine;
@@ -89,8 +99,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     profile.sources.push_back(file.path);
     // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
     // answers to one question: they cannot share a profile.
-    const std::string way = file.context.count("framework") ? file.context.at("framework") : "onednn";
-    const std::string first = raw.front().context.count("framework") ? raw.front().context.at("framework") : "onednn";
+    const std::string way = way_of_timing(file), first = way_of_timing(raw.front());
     if (way != first)
       throw InputError(Problem{{file.path, 0, 0}, "context.framework", way,
                                "the same way of timing as " + raw.front().path + " ('" + first + "')",
