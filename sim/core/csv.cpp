@@ -1,9 +1,7 @@
 #include "core/csv.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace dlsim {
 namespace {
@@ -70,11 +68,7 @@ CsvTable parse_csv(const std::string& text, const std::string& source) {
 }
 
 CsvTable read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", "a readable CSV file", "check the path"});
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_csv(text.str(), path);
+  return parse_csv(read_text_file(path, "a readable CSV file", "check the path"), path);
 }
 
 }  // namespace dlsim

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -97,11 +96,7 @@ RawBenchmarks parse_benchmark_json(const std::string& text, const std::string& p
 }
 
 RawBenchmarks read_benchmark_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", "a readable benchmark JSON file", "check the path"});
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_benchmark_json(text.str(), path);
+  return parse_benchmark_json(read_text_file(path, "a readable benchmark JSON file", "check the path"), path);
 }
 
 }  // namespace dlsim::perf

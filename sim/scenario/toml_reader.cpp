@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -238,14 +237,6 @@ toml::table parse_document(const std::string& text, const std::string& source_na
     throw InputError(
         Problem{location_of(e.source()), "", "", fmt::format("not valid TOML: {}", e.description()), suggestion});
   }
-}
-
-std::string read_text_file(const std::string& path, const std::string& expected, const std::string& suggestion) {
-  std::ifstream in(path);
-  if (!in) throw InputError(Problem{{path, 0, 0}, "", "", expected, suggestion});
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace dlsim::scenario

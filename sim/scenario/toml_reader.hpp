@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 #include "core/units.hpp"
 
 namespace dlsim::scenario {
@@ -71,8 +72,6 @@ class TableReader {
 // `suggestion` (may be empty) as the hint.
 toml::table parse_document(const std::string& text, const std::string& source_name,
                            const std::string& suggestion = "");
-// A file's text; InputError naming the file, `expected` and `suggestion` when unreadable.
-std::string read_text_file(const std::string& path, const std::string& expected, const std::string& suggestion = "");
 
 // The text of a node as the user wrote it, for error messages.
 std::string show(const toml::node& node);
