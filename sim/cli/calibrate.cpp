@@ -36,6 +36,7 @@ struct CalibrateOptions {
   std::string raw_dir;
   std::string machine;
   std::string catalog_cpu;
+  std::string catalog_gpu;
 };
 
 std::string join(const std::vector<int>& values) {
@@ -99,6 +100,9 @@ void calibrate(const CalibrateOptions& o) {
   if (!o.catalog_cpu.empty() && !scenario::builtin_catalog().find_cpu(o.catalog_cpu))
     throw InputError(Problem{{"dlsim calibrate", 0, 0}, "--catalog-cpu", o.catalog_cpu, "a catalog CPU",
                              "dlsim hw list shows them"});
+  if (!o.catalog_gpu.empty() && !scenario::builtin_catalog().find_gpu(o.catalog_gpu))
+    throw InputError(Problem{{"dlsim calibrate", 0, 0}, "--catalog-gpu", o.catalog_gpu, "a catalog GPU",
+                             "dlsim hw list shows them"});
   const std::vector<std::string> files = o.cpu ? measure_cpu(o) : o.raw;
   std::vector<perf::RawBenchmarks> raw;
   for (const auto& f : files) {
@@ -107,7 +111,8 @@ void calibrate(const CalibrateOptions& o) {
   }
   const std::string machine =
       !o.machine.empty() ? o.machine : fs::path(files.front()).parent_path().filename().string();
-  auto profile = perf::fit_profile(raw, {machine, o.catalog_cpu, report::version() + " (" + report::commit() + ")"});
+  auto profile = perf::fit_profile(
+      raw, {machine, o.catalog_cpu, report::version() + " (" + report::commit() + ")", o.catalog_gpu});
   std::ofstream out(o.output);
   if (!out) throw InputError(Problem{{"dlsim calibrate", 0, 0}, "-o", o.output, "a writable file path", ""});
   out << perf::profile_toml(profile);
@@ -136,6 +141,7 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--raw-dir", o->raw_dir, "where --cpu keeps the raw files (default: beside the profile)");
   cmd->add_option("--machine", o->machine, "the machine's name in the profile (default: the raw files' folder)");
   cmd->add_option("--catalog-cpu", o->catalog_cpu, "the catalog CPU this machine is, for scaling to others");
+  cmd->add_option("--catalog-gpu", o->catalog_gpu, "the catalog GPU that GPU kernels ran on (required for them)");
   cmd->callback([o] {
     if (o->raw_dir.empty()) o->raw_dir = (fs::path(o->output).parent_path() / (fs::path(o->output).stem().string() + "-raw")).string();
     if (o->raw_dir.front() != '/' && fs::path(o->output).parent_path().empty()) o->raw_dir = "./" + o->raw_dir;

@@ -1,6 +1,7 @@
 #include "cli/predict.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,16 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                   from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
 }
 
+perf::GpuRates gpu_rates(const hardware::Gpu& g) {
+  return {g.name,          g.sm_count,          g.fp32_flops, g.fp16_flops, g.tf32_tensor_flops,
+          g.fp16_tensor_flops, g.memory_bandwidth_Bps};
+}
+
+std::string profile_dir() {
+  const char* dir = std::getenv("DLSIM_PROFILE_DIR");
+  return dir && *dir ? dir : DLSIM_PROFILE_DIR;
+}
+
 int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
   if (!spec.system.instance.empty()) return catalog.instance(spec.system.instance).vcpus;
   return spec.system.threads;
@@ -41,24 +52,74 @@ int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) 
 
 }  // namespace
 
-std::string default_cpu_profile() {
-  const char* dir = std::getenv("DLSIM_PROFILE_DIR");
-  return fmt::format("{}/devbox-emerald-rapids-2vcpu-pytorch.toml", dir && *dir ? dir : DLSIM_PROFILE_DIR);
+std::string default_cpu_profile() { return profile_dir() + "/devbox-emerald-rapids-2vcpu-pytorch.toml"; }
+
+std::string default_gpu_profile(const std::string& gpu) { return fmt::format("{}/gpu/{}.toml", profile_dir(), gpu); }
+
+GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, bool allow_fallback,
+                       const hardware::Catalog& catalog) {
+  GpuPricing g;
+  g.path = profile_path.empty() ? default_gpu_profile(gpu) : profile_path;
+  if (profile_path.empty() && !std::filesystem::exists(g.path))
+    throw UnrunnableError(fmt::format("no calibration profile for GPU '{}' ({} does not exist); calibrate it "
+                                      "(calibration/README.md) and set system.profile",
+                                      gpu, g.path));
+  g.profile = scenario::load_profile(g.path);
+  if (g.profile.device != "gpu")
+    throw InputError(Problem{{g.path, 0, 0}, "profile.device", g.profile.device, "a GPU profile for GPU " + gpu,
+                             "leave system.profile unset to use the GPU's own"});
+  const auto* measured_on = catalog.find_gpu(g.profile.gpu);
+  if (!measured_on)
+    throw UnrunnableError(fmt::format("profile {} was measured on GPU '{}', which the catalog does not know", g.path,
+                                      g.profile.gpu));
+  g.options.allow_fallback = allow_fallback;
+  g.options.gpu = perf::GpuTarget{gpu_rates(*measured_on), gpu_rates(catalog.gpu(gpu))};
+  if (g.profile.gpu != gpu)
+    g.scaling = fmt::format("{}kernels timed on {} carried to {} by the roofline ratio (peak of the data type, or "
+                            "memory bandwidth, whichever bounds the kernel)",
+                            g.profile.derivation.empty() ? "" : g.profile.derivation + "; ", g.profile.gpu, gpu);
+  return g;
 }
+
+namespace {
+
+// One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
+// one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
+// faster than they run (large batches; launch overhead is not modelled yet).
+report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph& model,
+                               const hardware::Catalog& catalog) {
+  const GpuPricing pricing = gpu_pricing(spec.system.device, spec.system.profile, spec.system.allow_fallback, catalog);
+  const perf::Profile& profile = pricing.profile;
+  report::Prediction p;
+  p.profile = pricing.path;
+  p.profile_machine = profile.machine;
+  p.framework = profile.framework.name;
+  p.scaling = pricing.scaling;
+  const perf::KernelTimes times(profile, pricing.options);
+  const auto type = scenario::compute_type(spec.workload.precision);
+  if (spec.workload.kind == scenario::WorkloadKind::train) {
+    p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
+                                 type);
+    p.training = train::simulate_training(p.plan, {1, 1}, kTrainingSteps);
+  } else {
+    p.plan = perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
+    const int concurrency = spec.serving ? spec.serving->concurrency : 1;
+    p.inference = infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
+  }
+  p.totals = p.plan.totals();
+  return p;
+}
+
+}  // namespace
 
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
                                           const hardware::Catalog& catalog) {
-  if (spec.system.device != "cpu" && spec.system.profile.empty()) return std::nullopt;
+  if (!scenario::not_simulated_yet(spec).empty()) return std::nullopt;
+  if (spec.system.device != "cpu") return predict_gpu(spec, model, catalog);
   if (spec.workload.precision != scenario::Precision::fp32)
     throw UnrunnableError(fmt::format("the CPU profiles time fp32 kernels only; workload.precision = \"{}\" has no "
                                       "calibration here",
                                       to_string(spec.workload.precision)));
-  if (spec.serving && spec.serving->deployment != "in-process")
-    throw UnrunnableError(fmt::format("serving.deployment = \"{}\" is not simulated yet; \"in-process\" is",
-                                      spec.serving->deployment));
-  if (spec.training && spec.training->strategy != "single")
-    throw UnrunnableError(fmt::format("training.strategy = \"{}\" is not simulated on CPUs yet; \"single\" is",
-                                      spec.training->strategy));
   report::Prediction p;
   p.profile = spec.system.profile.empty() ? default_cpu_profile() : spec.system.profile;
   const perf::Profile profile = scenario::load_profile(p.profile);

@@ -5,17 +5,31 @@
 
 #include "graph/graph.hpp"
 #include "hardware/catalog.hpp"
+#include "perf/kernel_times.hpp"
+#include "perf/profile.hpp"
 #include "report/prediction.hpp"
 #include "scenario/run_spec.hpp"
 
 namespace dlsim::cli {
 
-// Nothing when the scenario's device has no profile yet (GPUs until they are calibrated).
-// Throws UnrunnableError when a kernel has no basis and the fallback is not allowed.
+// Nothing when the scenario is not simulated yet (scenario::not_simulated_yet says why).  Throws UnrunnableError when the
+// GPU has no profile, or a kernel has no basis and the fallback is not allowed.
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
                                           const hardware::Catalog& catalog);
 
-// The profile a CPU scenario uses when it names none.
+// What prices kernels on one catalog GPU: its profile (the named one, or the GPU's own
+// under calibration/profiles/gpu/), and how it is carried to the GPU when measured on another.
+struct GpuPricing {
+  std::string path;
+  perf::Profile profile;
+  perf::LookupOptions options;
+  std::string scaling;  // empty when the profile was measured on this GPU
+};
+GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, bool allow_fallback,
+                       const hardware::Catalog& catalog);
+
+// The profile a CPU scenario uses when it names none, and a GPU's (calibration/profiles/gpu/).
 std::string default_cpu_profile();
+std::string default_gpu_profile(const std::string& gpu);
 
 }  // namespace dlsim::cli

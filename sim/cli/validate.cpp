@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/kernel.hpp"
 #include "cli/predict.hpp"
 #include "cli/process.hpp"
 #include "core/error.hpp"
@@ -26,6 +27,9 @@ namespace {
 
 using nlohmann::ordered_json;
 namespace fs = std::filesystem;
+
+// P10 and P90 of a normal distribution lie 1.2816 standard deviations from its median.
+constexpr double kZ90 = 1.2816;
 
 struct Outcome {
   const scenario::ValidationCase* c = nullptr;
@@ -42,6 +46,10 @@ Outcome predict_case(const scenario::ValidationCase& c) {
   const auto child = run_in_child([&c](std::string& output) {
     try {
       const auto& catalog = scenario::builtin_catalog();
+      if (c.kernel) {
+        output = price_kernel(*c.kernel, false, catalog).dump();
+        return 0;
+      }
       const auto spec = scenario::load_scenario(c.scenario, c.overrides, catalog);
       const auto model = scenario::load_model(spec.workload.model);
       const auto prediction = predict(spec, model, catalog);
@@ -64,8 +72,15 @@ Outcome predict_case(const scenario::ValidationCase& c) {
   o.ok = true;
   o.predicted = run[c.predicted_key].get<double>();
   const std::string band_key = c.predicted_key == "throughput_images_per_s" ? "throughput_band_images_per_s" : "";
-  o.p10 = band_key.empty() ? o.predicted : run[band_key]["p10"].get<double>();
-  o.p90 = band_key.empty() ? o.predicted : run[band_key]["p90"].get<double>();
+  if (!band_key.empty()) {
+    o.p10 = run[band_key]["p10"].get<double>();
+    o.p90 = run[band_key]["p90"].get<double>();
+  } else {
+    // A kernel's answer carries its relative error (one standard deviation).
+    const double sigma = run.contains("rel_error") ? run["rel_error"].get<double>() : 0.0;
+    o.p10 = o.predicted * std::max(1 - kZ90 * sigma, 0.1);
+    o.p90 = o.predicted * (1 + kZ90 * sigma);
+  }
   o.error_pct = 100.0 * (o.predicted - c.measured) / c.measured;
   o.in_band = c.measured >= o.p10 && c.measured <= o.p90;
   return o;

@@ -28,8 +28,16 @@ double seconds_per(const std::string& unit) {
   return 0;
 }
 
-// "<signature> | threads=<n> | <phase>/real_time" -> key; false when the name is not ours.
+// "<signature> | threads=<n> | <phase>/real_time" (CPU) or "<signature> | gpu | <phase>/manual_time"
+// (GPU: one device, recorded as one thread) -> key; false when the name is not ours.
 bool parse_name(const std::string& name, KernelKey& key) {
+  if (const auto gpu = name.find(" | gpu | "); gpu != std::string::npos) {
+    key.signature = name.substr(0, gpu);
+    key.threads = 1;
+    key.phase = name.substr(gpu + 9);
+    key.phase = key.phase.substr(0, key.phase.find('/'));
+    return !key.signature.empty() && !key.phase.empty();
+  }
   const auto first = name.find(" | threads=");
   if (first == std::string::npos) return false;
   const auto second = name.find(" | ", first + 3);
@@ -77,7 +85,7 @@ RawBenchmarks parse_benchmark_json(const std::string& text, const std::string& p
     if (!row.is_object() || !row.contains("name") || !row["name"].is_string()) continue;
     const std::string name = row["name"].get<std::string>();
     KernelKey key;
-    if (!parse_name(name, key)) bad(path, "benchmarks[].name", name, "'<signature> | threads=<n> | <phase>'");
+    if (!parse_name(name, key)) bad(path, "benchmarks[].name", name, "'<signature> | threads=<n> | <phase>' or '<signature> | gpu | <phase>'");
     if (row.value("error_occurred", false)) {
       raw.failed.push_back(name + ": " + row.value("error_message", std::string("error")));
       continue;

@@ -1,6 +1,7 @@
 #pragma once
 // Google Benchmark JSON as the kernels/ programs write it: rows named
-//   "<signature> | threads=<n> | <phase>/real_time"
+//   "<signature> | threads=<n> | <phase>/real_time"      (CPU)
+//   "<signature> | gpu | <phase>/manual_time"             (GPU, CUDA-event timing)
 // one per repetition, and the machine's identity in "context".
 #include <map>
 #include <string>

@@ -8,7 +8,8 @@
 namespace dlsim::perf {
 namespace {
 
-constexpr double kWord = 4.0;  // fp32; other types are measured on GPUs, where cuDNN reports its own
+// Bytes per element of the signature's data type (tf32 is stored as fp32).
+double word(const kernels::Signature& s) { return s.dtype == "fp16" || s.dtype == "bf16" ? 2.0 : 4.0; }
 
 int64_t window_out(int64_t size, int64_t before, int64_t after, int64_t window, int64_t stride, int64_t dilation) {
   return (size + before + after - (dilation * (window - 1) + 1)) / stride + 1;
@@ -17,38 +18,43 @@ int64_t window_out(int64_t size, int64_t before, int64_t after, int64_t window, 
 Features conv(const kernels::Signature& s, const std::string& phase) {
   const auto n = s.get("n"), c = s.get("c"), h = s.get("h"), w = s.get("w"), k = s.get("k");
   const auto r = s.get("r"), q = s.get("s"), g = s.get("g");
-  const auto& pad = s.list("pad", 4);
-  const auto& str = s.list("str", 2);
-  const auto& dil = s.list("dil", 2);
-  const double oh = static_cast<double>(window_out(h, pad[0], pad[2], r, str[0], dil[0]));
-  const double ow = static_cast<double>(window_out(w, pad[1], pad[3], q, str[1], dil[1]));
+  const auto [out_h, out_w] = conv_output_hw(s);
+  const double oh = double(out_h), ow = double(out_w);
   const double src = double(n) * c * h * w, dst = double(n) * k * oh * ow, wei = double(k) * (c / g) * r * q;
-  if (phase == "reorder_src") return {0, 2 * kWord * src};
-  if (phase == "reorder_dst") return {0, 2 * kWord * dst};
-  if (phase == "plain_reorder_weights") return {0, 2 * kWord * wei};
-  return {2.0 * dst * (c / g) * r * q, kWord * (src + dst + wei)};
+  const double bytes = word(s);
+  if (phase == "reorder_src") return {0, 2 * bytes * src};
+  if (phase == "reorder_dst") return {0, 2 * bytes * dst};
+  if (phase == "plain_reorder_weights") return {0, 2 * bytes * wei};
+  return {2.0 * dst * (c / g) * r * q, bytes * (src + dst + wei)};
 }
 
 Features linear(const kernels::Signature& s) {
   const double n = double(s.get("n")), in = double(s.get("in")), out = double(s.get("out"));
-  return {2.0 * n * in * out, kWord * (n * in + n * out + in * out)};
+  return {2.0 * n * in * out, word(s) * (n * in + n * out + in * out)};
+}
+
+bool is_pool(const std::string& op) {
+  return op == "maxpool" || op == "avgpool" || op == "global_avgpool" || op == "adaptive_avg_pool" ||
+         op == "global_maxpool";
+}
+
+// Output positions per channel: a window sliding with stride and padding, a fixed output
+// size (adaptive pooling), or one (global pooling).
+double pool_outputs(const kernels::Signature& s) {
+  if (s.fields.count("r")) {
+    const auto& pad = s.list("pad", 4);
+    const auto& str = s.list("str", 2);
+    return double(window_out(s.get("h"), pad[0], pad[2], s.get("r"), str[0], 1)) *
+           double(window_out(s.get("w"), pad[1], pad[3], s.get("s"), str[1], 1));
+  }
+  return s.fields.count("oh") ? double(s.get("oh") * s.get("ow")) : 1.0;
 }
 
 Features pool(const kernels::Signature& s) {
   const double n = double(s.get("n")), c = double(s.get("c")), h = double(s.get("h")), w = double(s.get("w"));
-  double window = h * w, out = 1;
-  if (s.fields.count("r")) {
-    const auto& pad = s.list("pad", 4);
-    const auto& str = s.list("str", 2);
-    const auto r = s.get("r"), q = s.get("s");
-    out = double(window_out(s.get("h"), pad[0], pad[2], r, str[0], 1)) *
-          double(window_out(s.get("w"), pad[1], pad[3], q, str[1], 1));
-    window = double(r * q);
-  } else if (s.fields.count("oh")) {
-    out = double(s.get("oh") * s.get("ow"));
-    window = h * w / out;
-  }
-  return {n * c * out * window, kWord * n * c * (h * w + out)};
+  const double out = pool_outputs(s);
+  const double window = s.fields.count("r") ? double(s.get("r") * s.get("s")) : h * w / out;
+  return {n * c * out * window, word(s) * n * c * (h * w + out)};
 }
 
 double elements(const kernels::Signature& s) {
@@ -68,24 +74,38 @@ double elements(const kernels::Signature& s) {
 
 }  // namespace
 
+double elements_written(const kernels::Signature& s) {
+  if (is_optimizer(s.op)) return double(s.get("p"));
+  if (is_pool(s.op)) return double(s.get("n")) * double(s.get("c")) * pool_outputs(s);
+  if (s.op == "conv2d" || s.op == "linear")
+    throw std::invalid_argument("'" + s.text + "' is a GEMM: its library picks its own launch");
+  return elements(s);
+}
+
+std::pair<int64_t, int64_t> conv_output_hw(const kernels::Signature& s) {
+  const auto& pad = s.list("pad", 4);
+  const auto& str = s.list("str", 2);
+  const auto& dil = s.list("dil", 2);
+  return {window_out(s.get("h"), pad[0], pad[2], s.get("r"), str[0], dil[0]),
+          window_out(s.get("w"), pad[1], pad[3], s.get("s"), str[1], dil[1])};
+}
+
 Features kernel_features(const kernels::Signature& s, const std::string& phase) {
   if (s.op == "conv2d") return conv(s, phase);
   if (s.op == "linear") return linear(s);
-  if (s.op == "maxpool" || s.op == "avgpool" || s.op == "global_avgpool" || s.op == "adaptive_avg_pool" ||
-      s.op == "global_maxpool")
-    return pool(s);
+  if (is_pool(s.op)) return pool(s);
   if (is_optimizer(s.op)) {
     // Per element: FLOPs and words read or written by the update (weights, gradient, state).
     const std::map<std::string, std::pair<double, double>> per = {
         {"sgd", {2, 3}}, {"sgd_momentum", {3, 5}}, {"adam", {12, 7}}};
     const double p = double(s.get("p"));
     const double tensors = s.fields.count("t") ? double(s.get("t")) : 1.0;
-    return {per.at(s.op).first * p, kWord * per.at(s.op).second * p, tensors};
+    return {per.at(s.op).first * p, word(s) * per.at(s.op).second * p, tensors};
   }
   const double e = elements(s);
   const double streams = s.op == "add" ? 3 : 2;  // tensors read or written per element
   const double per = s.op == "lrn" ? double(s.get("size")) : 1;
-  return {e * per, kWord * streams * e * (phase == "fwd" ? 1.0 : 1.5)};
+  return {e * per, word(s) * streams * e * (phase == "fwd" ? 1.0 : 1.5)};
 }
 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }

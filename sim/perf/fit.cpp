@@ -81,7 +81,7 @@ double predict(const FitModel& model, const std::vector<double>& x) {
 
 namespace {
 
-// "pytorch" for kernels/pytorch output, "onednn" for kernels/cpu's.
+// "pytorch" for kernels/pytorch output, "cudnn" for GPU kernels, "onednn" for kernels/cpu's.
 std::string way_of_timing(const RawBenchmarks& file) {
   const auto it = file.context.find("framework");
   return it == file.context.end() ? "onednn" : it->second;
@@ -93,6 +93,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   Profile profile;
   profile.machine = inputs.machine;
   profile.cpu = inputs.cpu;
+  profile.gpu = inputs.gpu;
   profile.fitted_by = inputs.fitted_by;
   std::map<KernelKey, std::vector<double>> times;
   for (const auto& file : raw) {
@@ -105,7 +106,8 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                "the same way of timing as " + raw.front().path + " ('" + first + "')",
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
-                          "torch_version"}) {
+                          "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
+                          "published_by"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
@@ -116,22 +118,31 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     }
     for (const auto& [key, t] : file.times) times[key].insert(times[key].end(), t.begin(), t.end());
   }
-  if (profile.identity.count("framework")) {
+  const auto identity = [&profile](const char* key) {
+    const auto it = profile.identity.find(key);
+    return it == profile.identity.end() ? std::string("unknown") : it->second;
+  };
+  if (identity("device") == "gpu") {
+    profile.device = "gpu";
+    profile.framework.kernels_from = "cudnn";
+    profile.framework.name = "cudnn-" + identity("cudnn");
+  } else if (profile.identity.count("framework")) {
     profile.framework.kernels_from = "framework";
-    const auto version = profile.identity.find("torch_version");
-    profile.framework.name = fmt::format("{}-{}-cpu-ops", profile.identity.at("framework"),
-                                         version == profile.identity.end() ? "unknown" : version->second);
+    profile.framework.name = fmt::format("{}-{}-cpu-ops", identity("framework"), identity("torch_version"));
   }
+  if (profile.device == "gpu" && profile.gpu.empty())
+    throw InputError(Problem{{raw.front().path, 0, 0}, "--catalog-gpu", "", "the catalog GPU these kernels ran on",
+                             "e.g. --catalog-gpu v100-sxm2 (dlsim hw list)"});
   struct Group {
     std::vector<std::vector<double>> x;
     std::vector<double> y;
   };
-  std::map<std::tuple<std::string, std::string, int>, Group> groups;
+  std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   for (auto& [key, t] : times) {
     profile.measured[key] = summarize(t);
     const auto sig = kernels::parse_signature(key.signature);
     const auto f = kernel_features(sig, key.phase);
-    auto& g = groups[{sig.op, key.phase, key.threads}];
+    auto& g = groups[{sig.op, sig.dtype, key.phase, key.threads}];
     std::vector<double> x;
     for (const auto& name : model_features(sig.op)) x.push_back(feature_value(f, name));
     g.x.push_back(std::move(x));
@@ -140,8 +151,9 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   for (const auto& [id, g] : groups) {
     FitModel m = fit_model(g.x, g.y, model_features(std::get<0>(id)));
     m.op = std::get<0>(id);
-    m.phase = std::get<1>(id);
-    m.threads = std::get<2>(id);
+    m.dtype = std::get<1>(id);
+    m.phase = std::get<2>(id);
+    m.threads = std::get<3>(id);
     profile.fits.push_back(std::move(m));
   }
   return profile;

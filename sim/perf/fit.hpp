@@ -13,6 +13,7 @@ struct FitInputs {
   std::string machine;
   std::string cpu;        // catalog CPU, may be empty
   std::string fitted_by;  // dlsim version and commit
+  std::string gpu;        // catalog GPU, required for GPU kernels
 };
 
 // Throws InputError when the files disagree about the machine they measured.

@@ -78,9 +78,9 @@ bool KernelTimes::known_absent(const std::string& signature, const std::string& 
   return timed_.count({skeleton, threads}) > 0 && phases_.count({skeleton, phase, threads}) == 0;
 }
 
-const FitModel* KernelTimes::fit(const std::string& op, const std::string& phase, int threads) const {
+const FitModel* KernelTimes::fit(const kernels::Signature& sig, const std::string& phase, int threads) const {
   for (const auto& m : profile_.fits)
-    if (m.op == op && m.phase == phase && m.threads == threads) return &m;
+    if (m.op == sig.op && m.dtype == sig.dtype && m.phase == phase && m.threads == threads) return &m;
   return nullptr;
 }
 
@@ -101,7 +101,7 @@ std::optional<Answer> KernelTimes::by_batch(const kernels::Signature& sig, const
   }
   // One side only: the fitted model's ratio carries the nearest timing to this batch.
   const auto nearest = upper == timings.end() ? std::prev(upper) : upper;
-  const FitModel* m = fit(sig.op, phase, threads);
+  const FitModel* m = fit(sig, phase, threads);
   if (!m) return std::nullopt;
   auto anchor = kernels::parse_signature(without_batch(sig.text, nullptr));
   anchor.fields["n"] = {nearest->first};
@@ -112,17 +112,24 @@ std::optional<Answer> KernelTimes::by_batch(const kernels::Signature& sig, const
 }
 
 Answer KernelTimes::at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const {
+  if (auto a = from_profile(sig, phase, threads)) return *a;
+  if (auto a = other_dtype(sig, phase)) return *a;
+  return fallback(sig, phase, threads);
+}
+
+std::optional<Answer> KernelTimes::from_profile(const kernels::Signature& sig, const std::string& phase,
+                                                int threads) const {
   if (auto it = profile_.measured.find({sig.text, phase, threads}); it != profile_.measured.end())
-    return {it->second.median_s, spread(it->second), Source::measured,
-            fmt::format("timed, {} repetitions", it->second.repetitions)};
+    return Answer{it->second.median_s, spread(it->second), Source::measured,
+                  fmt::format("timed, {} repetitions", it->second.repetitions)};
   if (auto a = by_batch(sig, phase, threads)) return *a;
-  if (const FitModel* m = fit(sig.op, phase, threads)) {
+  if (const FitModel* m = fit(sig, phase, threads)) {
     const double t = predict(*m, features_of(*m, sig, phase));
     if (t > 0)
-      return {t, m->loo_error, Source::fitted,
-              fmt::format("{} {} model fitted to {} kernels", sig.op, phase, m->points)};
+      return Answer{t, m->loo_error, Source::fitted,
+                    fmt::format("{} {} model fitted to {} kernels", sig.op, phase, m->points)};
   }
-  return fallback(sig, phase, threads);
+  return std::nullopt;
 }
 
 Answer KernelTimes::thread_scaled(const kernels::Signature& sig, const std::string& phase, int threads) const {
@@ -142,13 +149,46 @@ Answer KernelTimes::thread_scaled(const kernels::Signature& sig, const std::stri
           Source::scaled, fmt::format("Amdahl's law through 1 and {} threads (serial fraction {:.2f})", most, f)};
 }
 
+// A GPU profile that timed this kernel in fp32 only prices another data type by the ratio
+// of the GPU's rooflines for the two (tensor cores, half the bytes).
+std::optional<Answer> KernelTimes::other_dtype(const kernels::Signature& sig, const std::string& phase) const {
+  if (!options_.gpu || sig.dtype == "fp32") return std::nullopt;
+  std::string text = sig.text;
+  text.replace(text.find(sig.dtype), sig.dtype.size(), "fp32");
+  const auto fp32 = kernels::parse_signature(text);
+  auto a = from_profile(fp32, phase, 1);
+  if (!a) return std::nullopt;
+  const GpuRates& gpu = options_.gpu->measured_on;
+  a->seconds *= gpu_roofline(sig, phase, gpu).seconds() / gpu_roofline(fp32, phase, gpu).seconds();
+  a->rel_error = std::hypot(a->rel_error, kScalingError);
+  a->source = Source::scaled;
+  a->basis += fmt::format("; fp32 carried to {} by {}'s rooflines", sig.dtype, gpu.name);
+  return a;
+}
+
+void KernelTimes::carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const {
+  const auto& [from, to] = *options_.gpu;
+  if (from.name == to.name || a.source == Source::fallback) return;
+  const Roofline there = gpu_roofline(sig, phase, to);
+  a.seconds *= there.seconds() / gpu_roofline(sig, phase, from).seconds();
+  a.rel_error = std::hypot(a.rel_error, kScalingError);
+  a.source = Source::scaled;
+  a.basis += fmt::format("; carried from {} to {} as a {}-bound kernel", from.name, to.name,
+                         there.memory_bound() ? "memory" : "compute");
+}
+
 Answer KernelTimes::fallback(const kernels::Signature& sig, const std::string& phase, int threads) const {
-  if (!options_.allow_fallback || options_.fallback_flops_per_s <= 0 || options_.fallback_bytes_per_s <= 0)
+  const bool gpu = options_.gpu.has_value();
+  if (!options_.allow_fallback || (!gpu && (options_.fallback_flops_per_s <= 0 || options_.fallback_bytes_per_s <= 0)))
     throw UnrunnableError(fmt::format(
-        "the calibration profile has no basis for '{}' ({} on {} thread(s)): it timed no such kernel and fitted no "
-        "{} {} model; calibrate this network (dlsim calibrate --cpu --models ...) or set "
-        "system.allow_fallback = true to accept a roofline estimate",
-        sig.text, phase, threads, sig.op, phase));
+        "the calibration profile has no basis for '{}' ({}{}): it timed no such kernel and fitted no {} {} model; "
+        "{} or set system.allow_fallback = true to accept a roofline estimate",
+        sig.text, phase, gpu ? "" : fmt::format(" on {} thread(s)", threads), sig.op, phase,
+        gpu ? "time it on a GPU (calibration/measure_gpu.sh, then dlsim calibrate RAW.json --catalog-gpu ...)"
+            : "calibrate this network (dlsim calibrate --cpu --models ...)"));
+  if (gpu)
+    return {gpu_roofline(sig, phase, options_.gpu->target).seconds(), 1.0, Source::fallback,
+            fmt::format("roofline of the catalog's {} (error assumed 100%)", options_.gpu->target.name)};
   const auto f = kernel_features(sig, phase);
   const double t = std::max(f.flops / options_.fallback_flops_per_s, f.bytes / options_.fallback_bytes_per_s) /
                    std::max(threads, 1);
@@ -161,6 +201,7 @@ Answer KernelTimes::time(const std::string& signature, const std::string& phase,
   Answer a = threads_.empty() ? fallback(sig, phase, threads)
              : measured_threads ? at_measured_threads(sig, phase, threads)
                                 : thread_scaled(sig, phase, threads);
+  if (options_.gpu) carry_to_target_gpu(sig, phase, a);
   if (options_.cpu && a.source != Source::fallback) {
     const auto& cpu = *options_.cpu;
     a.seconds *= compute_bound(sig, phase) ? cpu.compute_ratio : cpu.clock_ratio;

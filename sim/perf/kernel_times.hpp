@@ -5,14 +5,16 @@
 //   fitted        the operator's fitted model (anchored to the nearest timed batch of the
 //                 same signature when there is one)
 //   scaled        from timings at other thread counts (Amdahl's law through the 1- and
-//                 n-thread times) or from another CPU (ratio of per-core peaks)
-//   fallback      no basis at all: a roofline of the catalog CPU, only when allowed
+//                 n-thread times), from another CPU (ratio of per-core peaks), from another
+//                 GPU or another data type on the same GPU (roofline ratio, gpu_roofline.hpp)
+//   fallback      no basis at all: a roofline of the catalog CPU or GPU, only when allowed
 // and carries a relative error: the measured spread, or the fit's leave-one-out error.
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 
+#include "perf/gpu_roofline.hpp"
 #include "perf/profile.hpp"
 #include "signature.hpp"
 
@@ -37,11 +39,18 @@ struct CpuScaling {
   std::string basis;         // "Xeon E5-2690 v3 from Emerald Rapids, per-core peaks"
 };
 
+// A GPU profile's device and the GPU a prediction is for (the same one, or another).
+struct GpuTarget {
+  GpuRates measured_on;
+  GpuRates target;
+};
+
 struct LookupOptions {
   bool allow_fallback = false;
-  double fallback_flops_per_s = 0;  // roofline of the device, per thread
+  double fallback_flops_per_s = 0;  // roofline of the CPU, per thread (GPUs: from `gpu`)
   double fallback_bytes_per_s = 0;
   std::optional<CpuScaling> cpu;
+  std::optional<GpuTarget> gpu;
 };
 
 class KernelTimes {
@@ -56,10 +65,13 @@ class KernelTimes {
 
  private:
   Answer at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  std::optional<Answer> from_profile(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> by_batch(const kernels::Signature& sig, const std::string& phase, int threads) const;
-  const FitModel* fit(const std::string& op, const std::string& phase, int threads) const;
+  const FitModel* fit(const kernels::Signature& sig, const std::string& phase, int threads) const;
   Answer thread_scaled(const kernels::Signature& sig, const std::string& phase, int threads) const;
   Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  std::optional<Answer> other_dtype(const kernels::Signature& sig, const std::string& phase) const;
+  void carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
 
   const Profile& profile_;
   LookupOptions options_;

@@ -26,11 +26,12 @@ struct Timing {
   int repetitions = 0;
 };
 
-// time = sum_k coefficients[k] * feature_k(kernel), fitted per operator, phase and thread
-// count by least squares on relative error.  loo_error is the root mean square relative
+// time = sum_k coefficients[k] * feature_k(kernel), fitted per operator, data type, phase
+// and thread count by least squares on relative error.  loo_error is the root mean square relative
 // error of leave-one-out predictions: the known error of an answer from this model.
 struct FitModel {
   std::string op;
+  std::string dtype = "fp32";
   std::string phase;
   int threads = 1;
   std::vector<std::string> features;  // "one", "flops", "bytes"
@@ -40,6 +41,8 @@ struct FitModel {
 };
 
 // How the framework whose runs the profile predicts maps layers to kernels.
+// kernels_from "cudnn": GPU kernels timed in cuDNN and cuBLAS as frameworks call them
+// (kernels/gpu, or published cuDNN timings); a GPU step runs them as they are.
 // kernels_from "framework": the kernels were timed through the framework's own operators
 // (kernels/pytorch/torch_op_bench.py), so its dispatch, layouts and allocations are in the
 // times already and none of the rules below applies.  kernels_from "onednn": they were
@@ -66,6 +69,11 @@ struct Profile {
   std::string machine;                        // e.g. "devbox-emerald-rapids-2vcpu"
   std::map<std::string, std::string> identity;  // cpu_model, onednn_version, ... from the raw files
   std::string cpu;                            // catalog CPU the machine is an instance of; may be empty
+  std::string gpu;                            // catalog GPU the kernels ran on (device "gpu")
+  // A GPU nobody here measured has a derived profile: a file naming the measured profile
+  // (`base`) whose kernels are carried to its GPU by the roofline (gpu_roofline.hpp).
+  // Loading it gives the base profile with this set to the file and its reason.
+  std::string derivation;
   std::vector<std::string> sources;           // raw files it was fitted from
   std::string fitted_by;                      // dlsim version and commit
   FrameworkRules framework;

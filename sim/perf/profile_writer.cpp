@@ -34,18 +34,21 @@ std::string profile_toml(const Profile& p) {
       "# [kernels] holds every measured kernel (median, P10 and P90 over repetitions, in\n"
       "# microseconds); [[fit]] the per-operator models that price kernels nobody measured.\n\n";
   out += "[profile]\n";
-  out += fmt::format("device = {}\nmachine = {}\ncpu = {}\nfitted_by = {}\n", quoted(p.device), quoted(p.machine),
-                     quoted(p.cpu), quoted(p.fitted_by));
+  out += fmt::format("device = {}\nmachine = {}\ncpu = {}\n", quoted(p.device), quoted(p.machine), quoted(p.cpu));
+  if (!p.gpu.empty()) out += fmt::format("gpu = {}\n", quoted(p.gpu));
+  out += fmt::format("fitted_by = {}\n", quoted(p.fitted_by));
   out += "sources = [\n";
   for (const auto& s : p.sources) out += "  " + quoted(s) + ",\n";
   out += "]\n\n[profile.identity]\n";
   for (const auto& [k, v] : p.identity) out += fmt::format("{} = {}\n", k, quoted(v));
   const auto& f = p.framework;
-  out += fmt::format(
-      "\n[framework]\nname = {}\nkernels_from = {}\nconv_layout = {}\nlinear_uses_blas = {}\npointwise_conv_blas_below_batch = {}\n"
-      "pointwise_conv_blas_max_threads = {}\ntraining_reorders_per_conv = {}\n",
-      quoted(f.name), quoted(f.kernels_from), quoted(f.conv_layout), f.linear_uses_blas, f.pointwise_conv_blas_below_batch, f.pointwise_conv_blas_max_threads,
-      f.training_reorders_per_conv);
+  out += fmt::format("\n[framework]\nname = {}\nkernels_from = {}\n", quoted(f.name), quoted(f.kernels_from));
+  if (f.kernels_from == "onednn")  // the rules say how PyTorch's CPU path uses oneDNN and BLAS
+    out += fmt::format(
+        "conv_layout = {}\nlinear_uses_blas = {}\npointwise_conv_blas_below_batch = {}\n"
+        "pointwise_conv_blas_max_threads = {}\ntraining_reorders_per_conv = {}\n",
+        quoted(f.conv_layout), f.linear_uses_blas, f.pointwise_conv_blas_below_batch,
+        f.pointwise_conv_blas_max_threads, f.training_reorders_per_conv);
   out += "\n[kernels]\nmeasured = [\n";
   for (const auto& [k, t] : p.measured)
     out += fmt::format("  {{ signature = {}, phase = {}, threads = {}, median_us = {}, p10_us = {}, p90_us = {}, "
@@ -57,9 +60,9 @@ std::string profile_toml(const Profile& p) {
     std::vector<std::string> names, coefs;
     for (const auto& n : m.features) names.push_back(quoted(n));
     for (double c : m.coefficients) coefs.push_back(number(c));
-    out += fmt::format("\n[[fit]]\nop = {}\nphase = {}\nthreads = {}\nfeatures = {}\ncoefficients = {}\n"
+    out += fmt::format("\n[[fit]]\nop = {}\ndtype = {}\nphase = {}\nthreads = {}\nfeatures = {}\ncoefficients = {}\n"
                        "loo_error = {}\npoints = {}\n",
-                       quoted(m.op), quoted(m.phase), m.threads, list(names), list(coefs), number(m.loo_error),
+                       quoted(m.op), quoted(m.dtype), quoted(m.phase), m.threads, list(names), list(coefs), number(m.loo_error),
                        m.points);
   }
   return out;

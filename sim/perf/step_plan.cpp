@@ -47,6 +47,7 @@ struct Builder {
   int threads;
   const KernelTimes& times;
   const FrameworkRules& rules;
+  graph::DataType type;
   StepPlan plan;
 
   void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
@@ -66,7 +67,7 @@ struct Builder {
            threads <= rules.pointwise_conv_blas_max_threads;
   }
   // Kernels timed through the framework's operators carry its dispatch and layouts already.
-  bool framework_ops() const { return rules.kernels_from == "framework"; }
+  bool framework_ops() const { return rules.kernels_from != "onednn"; }
   bool on_blas(const Node& node) const {
     if (framework_ops()) return false;
     return (node.kind == OpKind::linear && rules.linear_uses_blas) || (node.kind == OpKind::conv && pointwise_blas(node));
@@ -80,7 +81,7 @@ struct Builder {
   }
 
   void forward(const Node& node, bool training) {
-    const std::string sig = graph::kernel_signature(graph, node, batch, graph::DataType::fp32);
+    const std::string sig = graph::kernel_signature(graph, node, batch, type);
     if (sig.empty() || (node.kind == OpKind::dropout && !training)) return;
     if (on_blas(node)) return call(Stage::forward, node, sig, "blas_fwd");
     if (plain_conv(node)) {
@@ -93,7 +94,7 @@ struct Builder {
   }
 
   void backward(const Node& node) {
-    const std::string sig = graph::kernel_signature(graph, node, batch, graph::DataType::fp32);
+    const std::string sig = graph::kernel_signature(graph, node, batch, type);
     if (sig.empty() || node.kind == OpKind::add || node.kind == OpKind::concat) return;  // views of the gradient
     const bool data_gradient = !feeds_on_input(node);
     if (on_blas(node)) {
@@ -115,7 +116,7 @@ struct Builder {
 
   void gradient_sums() {
     for (const auto& [node, extra] : extra_consumers(graph))
-      for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, "fp32"), "fwd");
+      for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, graph::to_string(type)), "fwd");
   }
 };
 
@@ -156,8 +157,8 @@ std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batc
 }
 
 StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& optimizer, int threads,
-                       const KernelTimes& times, const FrameworkRules& rules) {
-  Builder b{graph, batch, threads, times, rules, {}};
+                       const KernelTimes& times, const FrameworkRules& rules, graph::DataType type) {
+  Builder b{graph, batch, threads, times, rules, type, {}};
   for (const auto& node : graph.nodes()) b.forward(node, true);
   for (auto it = graph.nodes().rbegin(); it != graph.nodes().rend(); ++it) b.backward(*it);
   b.gradient_sums();
@@ -167,8 +168,8 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
 }
 
 StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
-                        const FrameworkRules& rules) {
-  Builder b{graph, batch, threads, times, rules, {}};
+                        const FrameworkRules& rules, graph::DataType type) {
+  Builder b{graph, batch, threads, times, rules, type, {}};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
   return std::move(b.plan);

@@ -42,9 +42,12 @@ struct StepPlan {
 // optimizer updates (SGD, SGD with momentum, Adam) over all parameters.
 std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64_t batch, graph::DataType type);
 
+// `type` is the layers' compute type; the optimizer always updates fp32 weights (mixed
+// precision keeps fp32 master weights).
 StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,
-                       const KernelTimes& times, const FrameworkRules& rules);
+                       const KernelTimes& times, const FrameworkRules& rules,
+                       graph::DataType type = graph::DataType::fp32);
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
-                        const FrameworkRules& rules);
+                        const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32);
 
 }  // namespace dlsim::perf

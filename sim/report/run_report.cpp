@@ -105,10 +105,8 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
     add_prediction(out, *prediction, spec.workload.batch);
   } else {
     out["prediction"] = nullptr;
-    out["prediction_status"] = fmt::format(
-        "not simulated: no calibration profile for {} yet (GPU profiles come from `dlsim calibrate` on a GPU "
-        "machine); the workload is sized above",
-        spec.system.device);
+    out["prediction_status"] =
+        fmt::format("not simulated: {}; the workload is sized above", scenario::not_simulated_yet(spec));
   }
   return out;
 }

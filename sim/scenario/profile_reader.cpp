@@ -1,6 +1,8 @@
 #include "scenario/profile_reader.hpp"
 
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "perf/features.hpp"
@@ -11,11 +13,20 @@ namespace {
 
 constexpr double kMaxMicroseconds = 1e12;
 
-void read_header(TableReader& r, perf::Profile& p) {
+struct Header {
+  std::string base;  // a derived profile's measured profile, relative to its own file
+  std::string note;
+};
+
+void read_header(TableReader& r, perf::Profile& p, Header& h) {
   p.device = r.string("device", true).value_or("cpu");
   p.machine = r.string("machine", true).value_or("");
   p.cpu = r.string("cpu").value_or("");
+  p.gpu = r.string("gpu").value_or("");
+  if (p.device == "gpu" && p.gpu.empty()) r.problem("gpu", "", "the catalog GPU the kernels ran on (device = \"gpu\")");
   p.fitted_by = r.string("fitted_by").value_or("");
+  h.base = r.string("base").value_or("");
+  h.note = r.string("note").value_or("");
   p.sources = r.strings("sources").value_or(std::vector<std::string>{});
   if (const auto* identity = r.table("identity"))
     for (const auto& [k, v] : *identity)
@@ -25,7 +36,7 @@ void read_header(TableReader& r, perf::Profile& p) {
 
 void read_framework(TableReader& r, perf::FrameworkRules& f) {
   f.name = r.string("name").value_or(f.name);
-  f.kernels_from = r.choice("kernels_from", {"onednn", "framework"}).value_or(f.kernels_from);
+  f.kernels_from = r.choice("kernels_from", {"onednn", "framework", "cudnn"}).value_or(f.kernels_from);
   f.conv_layout = r.choice("conv_layout", {"plain", "blocked"}).value_or(f.conv_layout);
   f.linear_uses_blas = r.boolean("linear_uses_blas").value_or(f.linear_uses_blas);
   f.pointwise_conv_blas_below_batch =
@@ -54,6 +65,7 @@ void read_kernel(TableReader& r, perf::Profile& p) {
 void read_fit(TableReader& r, perf::Profile& p) {
   perf::FitModel m;
   m.op = r.string("op", true).value_or("");
+  m.dtype = r.string("dtype").value_or(m.dtype);
   m.phase = r.string("phase", true).value_or("");
   m.threads = static_cast<int>(r.integer("threads", 1, 1 << 16, true).value_or(1));
   m.features = r.strings("features", true).value_or(std::vector<std::string>{});
@@ -69,16 +81,14 @@ void read_fit(TableReader& r, perf::Profile& p) {
   p.fits.push_back(std::move(m));
 }
 
-}  // namespace
-
-perf::Profile parse_profile(const std::string& text, const std::string& source_name) {
+perf::Profile parse(const std::string& text, const std::string& source_name, Header& header) {
   const toml::table root = parse_document(text, source_name, "profiles are written by dlsim calibrate");
   ProblemList problems;
   perf::Profile p;
   TableReader top(root, "", problems);
   if (const auto* t = top.table("profile")) {
     TableReader r(*t, "profile", problems);
-    read_header(r, p);
+    read_header(r, p, header);
   } else {
     top.problem("profile", "", "a [profile] section", "profiles are written by dlsim calibrate");
   }
@@ -109,9 +119,25 @@ perf::Profile parse_profile(const std::string& text, const std::string& source_n
   return p;
 }
 
+}  // namespace
+
+perf::Profile parse_profile(const std::string& text, const std::string& source_name) {
+  Header header;
+  return parse(text, source_name, header);
+}
+
 perf::Profile load_profile(const std::string& path) {
-  return parse_profile(
-      read_text_file(path, "a readable calibration profile", "calibration/profiles/ holds the committed ones"), path);
+  Header header;
+  const perf::Profile own = parse(
+      read_text_file(path, "a readable calibration profile", "calibration/profiles/ holds the committed ones"), path,
+      header);
+  if (header.base.empty()) return own;
+  perf::Profile base = load_profile((std::filesystem::path(path).parent_path() / header.base).string());
+  if (!base.derivation.empty())
+    throw InputError(Problem{{path, 0, 0}, "profile.base", header.base, "a measured profile, not another derived one",
+                             "point base at the profile the kernels were timed in"});
+  base.derivation = fmt::format("{} ({}): {}", path, own.gpu, header.note);
+  return base;
 }
 
 }  // namespace dlsim::scenario

@@ -1,5 +1,7 @@
 #include "scenario/run_spec.hpp"
 
+#include <fmt/format.h>
+
 namespace dlsim::scenario {
 
 std::string to_string(WorkloadKind kind) { return kind == WorkloadKind::train ? "train" : "infer"; }
@@ -12,6 +14,16 @@ std::string to_string(Precision precision) {
     case Precision::amp: return "amp";
   }
   return "?";
+}
+
+std::string not_simulated_yet(const RunSpec& spec) {
+  if (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single"))
+    return fmt::format("{} devices{} are not simulated yet (one device is)", spec.system.devices,
+                       spec.training ? fmt::format(" with training.strategy = \"{}\"", spec.training->strategy) : "");
+  if (spec.serving && spec.serving->deployment != "in-process")
+    return fmt::format("serving.deployment = \"{}\" is not simulated yet (\"in-process\" is)",
+                       spec.serving->deployment);
+  return "";
 }
 
 int optimizer_slots(const std::string& optimizer) {

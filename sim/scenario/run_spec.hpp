@@ -61,4 +61,8 @@ std::string to_string(Precision precision);
 // The data type activations are computed in: AMP computes in FP16.
 graph::DataType compute_type(Precision precision);
 
+// Why the scenario is sized but not simulated (several devices, a serving deployment other
+// than in-process); empty when it is simulated.
+std::string not_simulated_yet(const RunSpec& spec);
+
 }  // namespace dlsim::scenario

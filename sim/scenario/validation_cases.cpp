@@ -1,6 +1,9 @@
 #include "scenario/validation_cases.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -35,6 +38,14 @@ std::string fill(const std::string& pattern, const CsvRow& row, const std::vecto
   return out;
 }
 
+bool is_number(const CsvRow& row, const std::string& column) {
+  auto it = row.fields.find(column);
+  if (it == row.fields.end()) return false;
+  char* end = nullptr;
+  std::strtod(it->second.c_str(), &end);
+  return !it->second.empty() && end && *end == '\0';
+}
+
 double number(const CsvRow& row, const std::string& column, const std::string& file) {
   auto it = row.fields.find(column);
   try {
@@ -46,30 +57,46 @@ double number(const CsvRow& row, const std::string& column, const std::string& f
 
 void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase>& out) {
   const auto data = r.string("data", true);
-  const auto scenario = r.string("scenario", true);
+  const auto scenario = r.string("scenario");
   const auto id = r.string("id", true);
   const auto group = r.string("group", true);
   const auto measured = r.string("measured", true);
   const auto predicted = r.string("predicted", true);
   const auto bound = r.number("bound_mape_pct", 0, 1000, true);
   const auto band = r.strings("band");
+  const bool skip_unmeasured = r.boolean("skip_unmeasured").value_or(false);
+  std::vector<std::pair<std::string, std::string>> kernel;
+  if (const auto* t = r.table("kernel")) {
+    for (const auto& [k, v] : *t) kernel.emplace_back(std::string(k.str()), v.value_or(std::string()));
+    for (const char* key : {"signature", "phase", "device", "profile"})
+      if (std::none_of(kernel.begin(), kernel.end(), [&](const auto& kv) { return kv.first == key; }))
+        r.problem(std::string("kernel.") + key, "", "a value (kernel = { signature, phase, device, profile })");
+  }
+  if (scenario.has_value() == !kernel.empty())
+    r.problem("scenario", scenario.value_or(""), "either a scenario or a kernel table, not both or neither");
   std::vector<std::pair<std::string, std::string>> where, sets;
   for (auto [key, list] : {std::pair{"where", &where}, std::pair{"set", &sets}})
     if (const auto* t = r.table(key))
       for (const auto& [k, v] : *t) list->emplace_back(std::string(k.str()), v.value_or(std::string()));
   if (band && band->size() != 2) r.problem("band", "", "[P10 column, P90 column]");
   r.finish();
-  if (!data || !scenario || !id || !group || !measured || !predicted || !bound) return;
+  if (!data || !id || !group || !measured || !predicted || !bound || scenario.has_value() == !kernel.empty()) return;
   const std::string file = (base / *data).lexically_normal().string();
   const CsvTable table = read_csv(file);
   for (const auto& row : table.rows) {
     bool take = true;
     for (const auto& [column, value] : where) take = take && row.fields.count(column) && row.fields.at(column) == value;
-    if (!take) continue;
+    if (!take || (skip_unmeasured && !is_number(row, *measured))) continue;
     ValidationCase c;
     c.id = fill(*id, row, table.columns, r, "id");
     c.group = fill(*group, row, table.columns, r, "group");
-    c.scenario = (base / fill(*scenario, row, table.columns, r, "scenario")).lexically_normal().string();
+    if (scenario) c.scenario = (base / fill(*scenario, row, table.columns, r, "scenario")).lexically_normal().string();
+    if (!kernel.empty()) {
+      std::map<std::string, std::string> k;
+      for (const auto& [key, value] : kernel) k[key] = fill(value, row, table.columns, r, "kernel." + key);
+      c.kernel = KernelQuery{k["signature"], k["phase"], k["device"],
+                             (base / k["profile"]).lexically_normal().string()};
+    }
     for (const auto& [key, value] : sets)
       c.overrides.push_back(parse_override(key + "=" + fill(value, row, table.columns, r, "set." + key)));
     c.predicted_key = *predicted;

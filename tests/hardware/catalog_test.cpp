@@ -1,4 +1,7 @@
 // The built-in catalog: complete, cited, and internally consistent.
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "scenario/catalog_loader.hpp"
@@ -31,14 +34,17 @@ TEST(Catalog, EveryEntryCitesASource) {
 }
 
 // Datasheet arithmetic that must hold: FP32 peak = 2 x cores x boost clock, with 192 cores
-// per Kepler SMX, 64 per Pascal (GP100), Volta, Turing, Ampere (GA100) SM and 128 per Hopper SM.
+// per Kepler SMX, 128 per Maxwell SM, 64 per Pascal (GP100), Volta, Turing, Ampere (GA100)
+// SM, 128 per consumer Pascal (GP102) and Hopper SM.
 TEST(Catalog, Fp32PeakIsTwiceCoresTimesBoostClock) {
-  const std::pair<const char*, int> cores_per_sm[] = {{"kepler", 192}, {"pascal", 64}, {"volta", 64},
-                                                      {"turing", 64},  {"ampere", 64}, {"hopper", 128}};
+  const std::pair<const char*, int> cores_per_sm[] = {{"kepler", 192}, {"maxwell", 128}, {"pascal", 64},
+                                                      {"volta", 64},   {"turing", 64},   {"ampere", 64},
+                                                      {"hopper", 128}};
+  const std::set<std::string> gp102 = {"titan-x-pascal", "gtx-1080-ti", "titan-xp"};
   for (const auto& g : catalog().gpus) {
     int per_sm = 0;
     for (const auto& [arch, cores] : cores_per_sm)
-      if (g.architecture == arch) per_sm = cores;
+      if (g.architecture == arch) per_sm = gp102.count(g.name) ? 128 : cores;
     ASSERT_GT(per_sm, 0) << g.name;
     const double expected = 2.0 * per_sm * g.sm_count * g.boost_clock_Hz;
     EXPECT_NEAR(g.fp32_flops / expected, 1.0, 0.02) << g.name;

@@ -14,8 +14,8 @@ Profile relu_profile() {
   p.measured[{"relu fp32 n2 e8", "fwd", 2}] = {6e-6, 6e-6, 6e-6, 5};
   p.measured[{"relu fp32 n8 e8", "fwd", 2}] = {24e-6, 24e-6, 24e-6, 5};
   // bytes of a relu forward: 2 tensors x 4 bytes x elements; 128 bytes take 10 us
-  p.fits.push_back({"relu", "fwd", 1, {"one", "bytes"}, {0, 10e-6 / 128}, 0.2, 2});
-  p.fits.push_back({"relu", "fwd", 2, {"one", "bytes"}, {0, 6e-6 / 128}, 0.2, 2});
+  p.fits.push_back({"relu", "fp32", "fwd", 1, {"one", "bytes"}, {0, 10e-6 / 128}, 0.2, 2});
+  p.fits.push_back({"relu", "fp32", "fwd", 2, {"one", "bytes"}, {0, 6e-6 / 128}, 0.2, 2});
   return p;
 }
 

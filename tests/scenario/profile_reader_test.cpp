@@ -15,7 +15,7 @@ TEST(ProfileReader, ReadsBackWhatTheWriterWrote) {
   p.identity["cpu_model"] = "Test";
   p.framework.pointwise_conv_blas_below_batch = 8;
   p.measured[{"relu fp32 n2 e8", "fwd", 2}] = {10e-6, 9e-6, 12.5e-6, 5};
-  p.fits.push_back({"relu", "fwd", 2, {"one", "bytes"}, {1e-6, 2.5e-11}, 0.125, 7});
+  p.fits.push_back({"relu", "fp32", "fwd", 2, {"one", "bytes"}, {1e-6, 2.5e-11}, 0.125, 7});
   const std::string text = perf::profile_toml(p);
   const perf::Profile q = parse_profile(text, "p.toml");
   EXPECT_EQ(q.machine, p.machine);
