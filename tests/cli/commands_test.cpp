@@ -50,6 +50,42 @@ TEST(Commands, EveryShippedScenarioRuns) {
   }
 }
 
+// Every catalog GPU trains and serves on one device from its profile (measured by DeepBench
+// or derived from another GPU's), and says where each part of the time came from.
+TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
+  const auto gpus = nlohmann::json::parse(run("hw list --format json").second)["gpus"];
+  ASSERT_GT(gpus.size(), 10u);
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/tests/data/scenarios/one_gpu_train.toml";
+  for (const auto& gpu : gpus) {
+    const std::string name = gpu["name"].get<std::string>();
+    for (const char* kind : {"train", "infer"}) {
+      const auto [code, out] =
+          run(scenario + " --set system.device=" + name + " --set workload.kind=" + kind + " --format json");
+      ASSERT_EQ(code, 0) << name << " " << kind << "\n" << out;
+      const auto j = nlohmann::json::parse(out);
+      EXPECT_GT(j["throughput_images_per_s"].get<double>(), 0) << name;
+      const auto& share = j["provenance"]["share_of_predicted_time"];
+      EXPECT_GT(share["fallback"].get<double>(), 0.0) << name;  // batch norm, ReLU, ...: no GPU timing yet
+      EXPECT_GT(1.0 - share["fallback"].get<double>(), 0.5) << name;  // the convolutions rest on DeepBench
+    }
+  }
+}
+
+TEST(Commands, KernelSaysHowItWasPriced) {
+  const std::string conv = "conv2d fp32 n16 c256 h14 w14 k1024 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1";  // DeepBench's
+  auto kernel = [&](const std::string& device) {
+    const auto r = dlsim::testing::run_command(DLSIM_BINARY, {"kernel", conv, "--device", device, "--format", "json"},
+                                               false);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+  };
+  const auto v100 = kernel("v100-sxm2"), h100 = kernel("h100-sxm");
+  EXPECT_EQ(v100["source"], "measured");
+  EXPECT_EQ(h100["source"], "scaled");
+  EXPECT_LT(h100["seconds"].get<double>(), v100["seconds"].get<double>());
+  EXPECT_NE(h100["scaling"].get<std::string>().find("v100-sxm2"), std::string::npos);
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);

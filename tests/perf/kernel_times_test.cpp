@@ -81,5 +81,49 @@ TEST(KernelTimes, APhaseTheProfileNeverSawIsKnownAbsent) {
   EXPECT_FALSE(times.known_absent("relu fp32 n4 e99", "reorder_src", 1));
 }
 
+// A GPU profile that timed one convolution in fp32 on GPU "a".
+Profile conv_profile() {
+  Profile p;
+  p.device = "gpu";
+  p.gpu = "a";
+  p.measured[{"conv2d fp32 n64 c256 h56 w56 k256 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1", "fwd", 1}] = {
+      10e-3, 10e-3, 10e-3, 1};
+  return p;
+}
+
+const GpuRates gpu_a{"a", 10, 10e12, 20e12, 0, 0, 500e9};
+const GpuRates gpu_b{"b", 20, 20e12, 40e12, 80e12, 160e12, 750e9};
+
+TEST(KernelTimes, AnotherGpuAndDataTypeScaleByTheRoofline) {
+  const Profile p = conv_profile();
+  LookupOptions same, other;
+  same.gpu = GpuTarget{gpu_a, gpu_a};
+  other.gpu = GpuTarget{gpu_a, gpu_b};
+  const std::string conv = "conv2d fp32 n64 c256 h56 w56 k256 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1";
+  EXPECT_EQ(KernelTimes(p, same).time(conv, "fwd", 1).source, Source::measured);
+  const Answer carried = KernelTimes(p, other).time(conv, "fwd", 1);
+  EXPECT_EQ(carried.source, Source::scaled);
+  EXPECT_NEAR(carried.seconds, 5e-3, 1e-9);  // compute-bound: half on twice the peak
+  EXPECT_NE(carried.basis.find("carried from a to b"), std::string::npos);
+  // fp16 was never timed: the fp32 time on a, by a's fp16/fp32 rooflines, then carried to b.
+  std::string half = conv;
+  half.replace(half.find("fp32"), 4, "fp16");
+  const Answer fp16 = KernelTimes(p, other).time(half, "fwd", 1);
+  EXPECT_EQ(fp16.source, Source::scaled);
+  EXPECT_NEAR(fp16.seconds, 10e-3 * (10e12 / 20e12) * (20e12 / 160e12), 1e-9);
+}
+
+TEST(KernelTimes, GpuFallbackIsTheTargetsRoofline) {
+  const Profile p = conv_profile();
+  LookupOptions options;
+  options.gpu = GpuTarget{gpu_a, gpu_b};
+  EXPECT_THROW(KernelTimes(p, options).time("relu fp32 n64 e802816", "fwd", 1), UnrunnableError);
+  options.allow_fallback = true;
+  const Answer a = KernelTimes(p, options).time("relu fp32 n64 e802816", "fwd", 1);
+  EXPECT_EQ(a.source, Source::fallback);
+  EXPECT_NEAR(a.seconds, gpu_roofline(kernels::parse_signature("relu fp32 n64 e802816"), "fwd", gpu_b).seconds(),
+              1e-15);
+}
+
 }  // namespace
 }  // namespace dlsim::perf

@@ -1,3 +1,6 @@
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -45,6 +48,43 @@ TEST(ProfileReader, NamesTheLineAndKeyOfABadEntry) {
     EXPECT_NE(what.find("bad.toml:6"), std::string::npos) << what;
     EXPECT_NE(what.find("median_us"), std::string::npos) << what;
   }
+}
+
+TEST(ProfileReader, GpuProfilesKeepTheirGpuAndDataTypes) {
+  perf::Profile p;
+  p.device = "gpu";
+  p.gpu = "v100-sxm2";
+  p.machine = "m";
+  p.framework.kernels_from = "cudnn";
+  p.sources = {"deepbench.json"};
+  p.measured[{"relu fp16 n2 e8", "fwd", 1}] = {1e-5, 1e-5, 1e-5, 1};
+  p.fits.push_back({"conv2d", "fp16", "fwd", 1, {"one", "flops"}, {1e-5, 1e-14}, 0.3, 9});
+  const perf::Profile q = parse_profile(perf::profile_toml(p), "g.toml");
+  EXPECT_EQ(q.gpu, "v100-sxm2");
+  EXPECT_EQ(q.framework.kernels_from, "cudnn");
+  ASSERT_EQ(q.fits.size(), 1u);
+  EXPECT_EQ(q.fits[0].dtype, "fp16");
+  EXPECT_THROW(parse_profile("[profile]\ndevice = \"gpu\"\nmachine = \"m\"\n", "nogpu.toml"), InputError);
+}
+
+TEST(ProfileReader, ADerivedProfileLoadsItsBaseAndSaysSo) {
+  const auto dir = std::filesystem::temp_directory_path() / "dlsim_derived_profile_test";
+  std::filesystem::create_directories(dir);
+  perf::Profile base;
+  base.device = "gpu";
+  base.gpu = "m40";
+  base.machine = "measured";
+  base.sources = {"deepbench.json"};
+  base.measured[{"relu fp32 n2 e8", "fwd", 1}] = {1e-5, 1e-5, 1e-5, 1};
+  std::ofstream(dir / "m40.toml") << perf::profile_toml(base);
+  const std::string derived = "[profile]\ndevice = \"gpu\"\nmachine = \"derived\"\ngpu = \"k80\"\n";
+  std::ofstream(dir / "k80.toml") << derived << "base = \"m40.toml\"\nnote = \"nearest\"\n";
+  const perf::Profile k80 = load_profile((dir / "k80.toml").string());
+  EXPECT_EQ(k80.gpu, "m40");  // the kernels' own GPU; the scenario's GPU is the target
+  EXPECT_NE(k80.derivation.find("(k80): nearest"), std::string::npos) << k80.derivation;
+  std::ofstream(dir / "twice.toml") << derived << "base = \"k80.toml\"\n";
+  EXPECT_THROW(load_profile((dir / "twice.toml").string()), InputError);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
