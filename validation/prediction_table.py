@@ -7,6 +7,8 @@ on the committed cases (validation/cases/), measured runs and calibration profil
 
 Groups named "<what>/<calibration>" (e.g. ".../torch-ops" and ".../onednn-kernels") that
 predict the same measured rows share one row per case, a column pair per calibration.
+GPU whole-network cases get a table of their own; kernel cases ("gpu-kernel/...", a
+thousand DeepBench kernels) are summarised per group only.
 """
 import json
 import subprocess
@@ -23,9 +25,10 @@ def error(x):
     return "-" if x is None else f"{x:+.1f}%"
 
 
-def markdown(doc):
+def calibration_columns(cases):
+    """One row per CPU case, a column triple per calibration that predicted it."""
     ways, rows = [], {}
-    for c in doc["cases"]:
+    for c in cases:
         base, _, way = c["group"].rpartition("/")
         if way not in ways:
             ways.append(way)
@@ -42,12 +45,28 @@ def markdown(doc):
             cells += [number(predicted), error(err), "-" if in_band is None else ("yes" if in_band else "no")]
         label = case if len(files) == 1 else f"{case} ({source.rsplit('/', 1)[-1].split(':')[0]})"
         body += f"| {label} | {number(row['measured'])} | " + " | ".join(cells) + " |\n"
+    return head + body
+
+
+def plain(cases):
+    """One row per case, with its group (GPU whole-network runs)."""
+    out = "| case | group | measured | predicted | error | in band |\n|---|---|---:|---:|---:|:-:|\n"
+    for c in cases:
+        band = "-" if c.get("measured_in_band") is None else ("yes" if c["measured_in_band"] else "no")
+        out += (f"| {c['id']} | {c['group']} | {number(c['measured'])} | {number(c['predicted'])} | "
+                f"{error(c.get('error_pct'))} | {band} |\n")
+    return out
+
+
+def markdown(doc):
     groups = "| group | cases | MAPE | max | band coverage | bound | |\n|---|---:|---:|---:|---:|---:|:-:|\n"
     for g in doc["groups"]:
         groups += (f"| {g['name']} | {g['n']} | {g['mape_pct']:.1f}% | {g['max_pct']:.1f}% | "
                    f"{g['band_coverage_pct']:.0f}% | {g['bound_mape_pct']:.0f}% | "
                    f"{'pass' if g['passes'] else 'FAIL'} |\n")
-    return groups + "\n" + head + body
+    cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-")]
+    gpu = [c for c in doc["cases"] if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/")]
+    return groups + "\n" + calibration_columns(cpu) + "\n" + plain(gpu)
 
 
 def main():
