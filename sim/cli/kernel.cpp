@@ -11,6 +11,7 @@
 #include "cli/predict.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
+#include "perf/features.hpp"
 #include "report/generator.hpp"
 #include "scenario/catalog_loader.hpp"
 #include "signature.hpp"
@@ -23,7 +24,7 @@ nlohmann::ordered_json price_kernel(const scenario::KernelQuery& q, bool allow_f
     throw InputError(Problem{{"dlsim kernel", 0, 0}, "--device", q.device, "a catalog GPU",
                              suggest(q.device, catalog.gpu_names())});
   try {
-    kernels::parse_signature(q.signature);
+    perf::kernel_features(kernels::parse_signature(q.signature), q.phase);  // every field the operator needs
   } catch (const std::invalid_argument& e) {
     throw InputError(Problem{{"dlsim kernel", 0, 0}, "signature", q.signature, "a kernel signature",
                              std::string(e.what()) + "; `dlsim model NAME --format kernels` lists real ones"});
