@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "infer/in_process.hpp"
 #include "scenario/profile_reader.hpp"
+#include "train/data_parallel.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::cli {
@@ -83,6 +84,30 @@ GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, 
 
 namespace {
 
+// The nodes, PCIe, NVLink and NICs the scenario's GPUs sit in, from its instance (or, for a
+// bare GPU, one node of that many GPUs, each on its own PCIe switch).
+platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
+  const auto& gpu = catalog.gpu(spec.system.device);
+  platform::ClusterSpec c;
+  c.nodes = spec.system.nodes;
+  c.gpus_per_node = spec.system.devices;
+  c.gpus_per_pcie_switch = 1;
+  c.host_cores = spec.system.threads;
+  double nic = spec.system.network_bandwidth_Bps;
+  if (!spec.system.instance.empty()) {
+    const auto& instance = catalog.instance(spec.system.instance);
+    c.gpus_per_node = instance.gpus;
+    c.gpus_per_pcie_switch = instance.gpus_per_pcie_switch;
+    c.host_cores = instance.vcpus;
+    if (instance.nvlink != "none") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;  // the catalog counts both directions
+    if (nic <= 0) nic = instance.network_bandwidth_Bps;
+  }
+  c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;
+  c.nic_Bps = nic > 0 ? nic : c.pcie_Bps;  // one node: the NIC carries nothing
+  c.nic_latency_s = spec.system.network_latency_s;
+  return c;
+}
+
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
 // one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
 // faster than they run (large batches; launch overhead is not modelled yet).
@@ -100,7 +125,12 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
   if (spec.workload.kind == scenario::WorkloadKind::train) {
     p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                  type);
-    p.training = train::simulate_training(p.plan, {1, 1}, kTrainingSteps);
+    if (spec.training->strategy == "allreduce")
+      p.training = train::simulate_allreduce_training(
+          p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
+          {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps});
+    else
+      p.training = train::simulate_training(p.plan, {1, 1}, kTrainingSteps);
   } else {
     p.plan = perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;

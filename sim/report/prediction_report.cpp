@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.hpp"
+
 namespace dlsim::report {
 namespace {
 
@@ -45,14 +47,20 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
   const double low = p.totals.seconds > 0 ? p.totals.p10_seconds / p.totals.seconds : 1;
   const double high = p.totals.seconds > 0 ? p.totals.p90_seconds / p.totals.seconds : 1;
   if (p.training) {
-    const double step = p.training->step_time_s;
-    out["throughput_images_per_s"] = samples / step;
-    out["throughput_band_images_per_s"] = band(samples / (step * high), samples / step, samples / (step * low));
+    const auto& t = *p.training;
+    const double step = t.step_time_s, images = samples * t.devices;
+    out["throughput_images_per_s"] = images / step;
+    out["throughput_band_images_per_s"] = band(images / (step * high), images / step, images / (step * low));
     out["step_time_s"] = step;
     out["step_time_band_s"] = band(step * low, step, step * high);
-    out["stages_s"] = {{"forward", p.training->forward_s},
-                       {"backward", p.training->backward_s},
-                       {"update", p.training->update_s}};
+    out["devices"] = t.devices;
+    // Against one device running the same kernels alone: its step is their sum.
+    out["scaling_efficiency"] = (t.forward_s + t.backward_s + t.update_s) / step;
+    out["stages_s"] = {{"forward", t.forward_s},
+                       {"backward", t.backward_s},
+                       {"update", t.update_s},
+                       {"exposed_communication", t.exposed_communication_s}};
+    out["communicated_bytes_per_device"] = t.communicated_bytes;
   }
   if (p.inference) {
     const auto& r = *p.inference;
@@ -75,9 +83,14 @@ std::string prediction_table(const ordered_json& run) {
                      t["p10"].get<double>(), t["p90"].get<double>());
   if (run.contains("step_time_s")) {
     const auto& s = run["stages_s"];
-    out += fmt::format("  step time {:.4g} s: forward {:.4g} s, backward {:.4g} s, update {:.4g} s\n",
+    out += fmt::format("  step time {:.4g} s: forward {:.4g} s, backward {:.4g} s, update {:.4g} s, exposed "
+                       "communication {:.4g} s\n",
                        run["step_time_s"].get<double>(), s["forward"].get<double>(), s["backward"].get<double>(),
-                       s["update"].get<double>());
+                       s["update"].get<double>(), s["exposed_communication"].get<double>());
+    if (run["devices"].get<int>() > 1)
+      out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} of gradients reduced per device and step\n",
+                         run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),
+                         format_bytes(run["communicated_bytes_per_device"].get<double>()));
   }
   if (run.contains("latency_ms")) {
     const auto& l = run["latency_ms"];

@@ -155,6 +155,8 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   const auto strategy = r.choice("strategy", {"single", "allreduce", "ps_sync", "ps_async"});
   if (strategy) t.strategy = *strategy;
   t.optimizer = r.choice("optimizer", {"sgd", "sgd_momentum", "adam"}).value_or(t.optimizer);
+  t.bucket_bytes = r.quantity("bucket_size", UnitKind::bytes).value_or(t.bucket_bytes);
+  if (!(t.bucket_bytes > 0)) r.problem("bucket_size", fmt::format("{}", t.bucket_bytes), "a positive size, e.g. \"25MiB\"");
   if (!strategy && system.devices > 1 && !r.has("strategy"))
     r.problem("strategy", "", fmt::format("is required with {} devices", system.devices),
               "e.g. strategy = \"allreduce\"");

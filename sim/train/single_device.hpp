@@ -14,10 +14,13 @@ struct HostSpec {
 
 struct TrainingResult {
   int steps = 0;
+  int devices = 1;
   double step_time_s = 0;   // simulated, mean over steps
-  double forward_s = 0;     // per step, by stage
+  double forward_s = 0;     // per step, by stage, on one device
   double backward_s = 0;
   double update_s = 0;
+  double exposed_communication_s = 0;  // per step: communication compute did not hide
+  double communicated_bytes = 0;       // per device and step: gradients reduced
 };
 
 // Simulates `steps` training steps in this process's SimGrid engine (created here: one

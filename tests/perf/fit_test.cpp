@@ -61,14 +61,14 @@ RawBenchmarks relu_timings(const std::string& path, const std::string& framework
 TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
   auto with_torch = relu_timings("torch.json", "pytorch");
   with_torch.context["torch_version"] = "1.13.0";
-  const Profile p = fit_profile({with_torch}, {"m", "", "test"});
+  const Profile p = fit_profile({with_torch}, {"m", "", "test", ""});
   EXPECT_EQ(p.framework.kernels_from, "framework");
   EXPECT_EQ(p.framework.name, "pytorch-1.13.0-cpu-ops");
-  EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test"}).framework.kernels_from, "onednn");
+  EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test", ""}).framework.kernels_from, "onednn");
 }
 
 TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
-  EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t"}),
+  EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t", ""}),
                InputError);
 }
 

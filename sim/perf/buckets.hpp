@@ -1,0 +1,21 @@
+#pragma once
+// Gradients leave backward in buckets, as data-parallel frameworks send them: PyTorch DDP
+// fills buckets of about 25 MB in the order backward produces the gradients (the reverse
+// of the layers), and all-reduces a bucket as soon as its last gradient exists, while
+// backward goes on; Horovod's fusion buffer does the same with its own size.
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "perf/step_plan.hpp"
+
+namespace dlsim::perf {
+
+struct GradientBucket {
+  double bytes = 0;        // fp32 gradients of the bucket's parameters
+  size_t ready_after = 0;  // index in the plan's calls after which all of them exist
+};
+
+// Buckets of at least `bucket_bytes` (the last may be smaller), in the order they fill.
+std::vector<GradientBucket> gradient_buckets(const StepPlan& plan, const graph::Graph& graph, double bucket_bytes);
+
+}  // namespace dlsim::perf

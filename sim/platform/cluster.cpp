@@ -1,0 +1,92 @@
+#include "platform/cluster.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+
+#include "platform/single_host.hpp"
+
+namespace dlsim::platform {
+
+using simgrid::s4u::Host;
+using simgrid::s4u::Link;
+using simgrid::s4u::LinkInRoute;
+
+namespace {
+
+Link* duplex(simgrid::s4u::NetZone* zone, const std::string& name, double bandwidth, double latency = 0) {
+  if (!(bandwidth > 0)) throw std::invalid_argument("link " + name + " needs a positive bandwidth");
+  return zone->create_split_duplex_link(name, bandwidth)->set_latency(latency)->seal();
+}
+
+}  // namespace
+
+Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
+  if (spec.nodes < 1 || spec.gpus_per_node < 1 || spec.gpus_per_pcie_switch < 1)
+    throw std::invalid_argument("a cluster needs nodes, GPUs per node and GPUs per PCIe switch");
+  zone_ = simgrid::s4u::create_full_zone("cluster");
+  const int switches = (spec.gpus_per_node + spec.gpus_per_pcie_switch - 1) / spec.gpus_per_pcie_switch;
+  for (int n = 0; n < spec.nodes; ++n) {
+    const std::string node = fmt::format("n{}", n);
+    hosts_.push_back(zone_->create_host(node + ".host", kOpsPerSecond)->set_core_count(spec.host_cores)->seal());
+    node_of_host_[hosts_.back()] = n;
+    nics_.push_back(duplex(zone_, node + ".nic", spec.nic_Bps, spec.nic_latency_s));
+    for (int s = 0; s < switches; ++s) uplinks_.push_back(duplex(zone_, fmt::format("{}.switch{}", node, s), spec.pcie_Bps));
+    for (int g = 0; g < spec.gpus_per_node; ++g) {
+      const std::string name = fmt::format("{}.gpu{}", node, g);
+      gpus_.push_back(zone_->create_host(name, kOpsPerSecond)->seal());
+      gpu_of_[gpus_.back()] = static_cast<int>(gpus_.size()) - 1;
+      pcie_.push_back(duplex(zone_, name + ".pcie", spec.pcie_Bps));
+      if (spec.nvlink_Bps > 0) nvlink_.push_back(duplex(zone_, name + ".nvlink", spec.nvlink_Bps));
+    }
+  }
+}
+
+int Cluster::gpu_index(Host* h) const {
+  const auto it = gpu_of_.find(h);
+  return it == gpu_of_.end() ? -1 : it->second;
+}
+
+// The links from `from` to `to`, each with whether it is crossed upward (away from a GPU
+// or host, towards the network).
+std::vector<std::pair<Link*, bool>> Cluster::path(Host* from, Host* to) const {
+  const int a = gpu_index(from), b = gpu_index(to);
+  const int node_a = a >= 0 ? node_of(a) : node_of_host_.at(from);
+  const int node_b = b >= 0 ? node_of(b) : node_of_host_.at(to);
+  const int switches = static_cast<int>(uplinks_.size()) / spec_.nodes;
+  auto uplink = [&](int gpu) {
+    return uplinks_[static_cast<size_t>(node_of(gpu) * switches + gpu % spec_.gpus_per_node / spec_.gpus_per_pcie_switch)];
+  };
+  auto pcie = [&](int gpu) { return pcie_[static_cast<size_t>(gpu)]; };
+  std::vector<std::pair<Link*, bool>> up, down;  // from `from` to the meeting point, from it to `to`
+  if (a >= 0 && b >= 0 && node_a == node_b) {
+    if (!nvlink_.empty()) return {{nvlink_[static_cast<size_t>(a)], true}, {nvlink_[static_cast<size_t>(b)], false}};
+    if (uplink(a) == uplink(b)) return {{pcie(a), true}, {pcie(b), false}};
+  }
+  if (a >= 0) up = {{pcie(a), true}, {uplink(a), true}};
+  if (b >= 0) down = {{uplink(b), false}, {pcie(b), false}};
+  if (node_a != node_b) {
+    up.push_back({nics_[static_cast<size_t>(node_a)], true});
+    down.insert(down.begin(), {nics_[static_cast<size_t>(node_b)], false});
+  }
+  up.insert(up.end(), down.begin(), down.end());
+  return up;
+}
+
+void Cluster::connect(Host* a, Host* b) {
+  if (a == b || !connected_.insert({std::min(a, b), std::max(a, b)}).second) return;
+  for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+    std::vector<LinkInRoute> links;
+    for (auto [link, upward] : path(from, to))
+      links.emplace_back(link, upward ? LinkInRoute::Direction::UP : LinkInRoute::Direction::DOWN);
+    zone_->add_route(from->get_netpoint(), to->get_netpoint(), nullptr, nullptr, links, false);
+  }
+}
+
+void Cluster::seal() { zone_->seal(); }
+
+}  // namespace dlsim::platform

@@ -1,0 +1,74 @@
+#pragma once
+// A GPU cluster as SimGrid sees it.  Per node:
+//
+//   gpu0 ─pcie─┐                  ┌─nvlink─ gpu0 ... (only where the node has NVLink)
+//   gpu1 ─pcie─┼─ switch ─uplink─ host ─nic─┐
+//   gpu2 ─pcie─┐                            ├── network (non-blocking switch)
+//   gpu3 ─pcie─┴─ switch ─uplink─ host      │   other nodes' NICs
+//
+// GPUs behind one PCIe switch share its uplink to the host; two GPUs on one switch talk
+// through it (peer to peer) without touching the uplink; GPUs of one node with NVLink talk
+// over it, each on its own NVLink port into a non-blocking fabric (NVSwitch; a DGX-1's
+// hybrid cube mesh is approximated by the same).  Between nodes a transfer goes from the
+// GPU over its switch uplink and the node's NIC, across the network, and in the same way
+// down.  Every link is split-duplex: each direction has the link's whole bandwidth.
+// GPUs and hosts are SimGrid hosts; kernels are executions on a GPU (one core computing
+// kOpsPerSecond), transfers are communications along these links.
+//
+// Routes are made only between the pairs a strategy uses (connect()), before seal(): a
+// Full zone holds them, so that a 1,024-GPU ring costs 2,048 routes, not a million.
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace simgrid::s4u {
+class Host;
+class Link;
+class NetZone;
+}  // namespace simgrid::s4u
+
+namespace dlsim::platform {
+
+struct ClusterSpec {
+  int nodes = 1;
+  int gpus_per_node = 1;
+  int gpus_per_pcie_switch = 1;
+  int host_cores = 1;
+  double pcie_Bps = 0;        // per direction: each GPU's link and each switch's uplink
+  double nvlink_Bps = 0;      // per GPU and direction; 0 without NVLink
+  double nic_Bps = 0;         // per node and direction
+  double nic_latency_s = 0;
+};
+
+class Cluster {
+ public:
+  // Creates hosts and links in the running engine (platform::make_engine first).
+  explicit Cluster(const ClusterSpec& spec);
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  int gpu_count() const { return static_cast<int>(gpus_.size()); }
+  const ClusterSpec& spec() const { return spec_; }
+  simgrid::s4u::Host* gpu(int global_index) const { return gpus_[static_cast<size_t>(global_index)]; }
+  simgrid::s4u::Host* host(int node) const { return hosts_[static_cast<size_t>(node)]; }
+  int node_of(int global_gpu) const { return global_gpu / spec_.gpus_per_node; }
+
+  // Adds the route between two of its hosts, both ways, once; before seal().
+  void connect(simgrid::s4u::Host* a, simgrid::s4u::Host* b);
+  void seal();
+
+ private:
+  std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to) const;
+  int gpu_index(simgrid::s4u::Host* h) const;  // -1 for a node host
+
+  ClusterSpec spec_;
+  simgrid::s4u::NetZone* zone_ = nullptr;
+  std::vector<simgrid::s4u::Host*> gpus_, hosts_;
+  std::vector<simgrid::s4u::Link*> pcie_, nvlink_, uplinks_, nics_;  // per GPU, per GPU, per switch, per node
+  std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_;
+  std::set<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>> connected_;
+};
+
+}  // namespace dlsim::platform
