@@ -1,5 +1,7 @@
 #include "train/data_parallel.hpp"
 
+#include <algorithm>
+
 #include <simgrid/s4u.hpp>
 
 #include "platform/engine.hpp"
@@ -11,6 +13,41 @@ namespace dlsim::train {
 
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
+
+namespace {
+
+// A GPU runs its kernels one after another, so what happens between two points where it
+// must tell or wait for the communicator is one execution: the kernels up to a bucket's
+// last gradient, and the update after the last bucket is reduced.  Exact, and it keeps a
+// 1,024-GPU step to a few thousand executions.
+struct Segment {
+  double seconds = 0;
+  int buckets_ready = 0;      // buckets whose gradients exist at its end
+  bool waits_for_reduction = false;  // starts only when the step's buckets are reduced (the update)
+};
+
+std::vector<Segment> segments(const perf::StepPlan& plan, const std::vector<perf::GradientBucket>& buckets) {
+  std::vector<Segment> out(1);
+  size_t next_bucket = 0;
+  for (size_t i = 0; i < plan.calls.size(); ++i) {
+    if (plan.calls[i].stage == perf::Stage::update && !out.back().waits_for_reduction) {
+      out.push_back({});
+      out.back().waits_for_reduction = true;
+    }
+    out.back().seconds += plan.calls[i].answer.seconds;
+    int ready = 0;
+    while (next_bucket < buckets.size() && buckets[next_bucket].ready_after == i) ++ready, ++next_bucket;
+    if (ready > 0) {
+      out.back().buckets_ready = ready;
+      out.push_back({});
+    }
+  }
+  if (std::none_of(out.begin(), out.end(), [](const Segment& s) { return s.waits_for_reduction; }))
+    out.push_back({0, 0, true});
+  return out;
+}
+
+}  // namespace
 
 TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std::vector<perf::GradientBucket>& buckets,
                                            const DataParallelSpec& spec) {
@@ -32,22 +69,16 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   result.steps = spec.steps;
   result.devices = spec.gpus;
   for (const auto& b : buckets) result.communicated_bytes += b.bytes;
+  const std::vector<Segment> work = segments(plan, buckets);
   for (size_t w = 0; w < ring.size(); ++w) {
     simgrid::s4u::Actor::create("worker" + std::to_string(w), ring[w], [&, w] {
       for (int step = 0; step < spec.steps; ++step) {
         size_t next_bucket = 0;
-        bool waited = false;
-        for (size_t i = 0; i < plan.calls.size(); ++i) {
-          const auto& call = plan.calls[i];
-          if (call.stage == perf::Stage::update && !waited) {
-            step_reduced[w]->acquire();
-            waited = true;
-          }
-          simgrid::s4u::this_actor::execute(call.answer.seconds * platform::kOpsPerSecond);
-          while (next_bucket < buckets.size() && buckets[next_bucket].ready_after == i)
-            bucket_ready[next_bucket++]->release();
+        for (const auto& segment : work) {
+          if (segment.waits_for_reduction) step_reduced[w]->acquire();
+          if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
+          for (int b = 0; b < segment.buckets_ready; ++b) bucket_ready[next_bucket++]->release();
         }
-        if (!waited) step_reduced[w]->acquire();
       }
     });
   }

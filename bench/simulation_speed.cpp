@@ -1,0 +1,69 @@
+// How long dlsim takes to simulate one data-parallel training step of ResNet-50 (25 MB
+// buckets, ring all-reduce) on 8 to 1,024 GPUs: 8 V100s per node with NVLink, 100 Gbit/s
+// NICs.  SimGrid allows one engine per process, so every iteration simulates in a child
+// process; the wall time includes the platform's construction, and the child's peak
+// memory is reported beside it (goal: 1,024 GPUs under 1 s, memory at most linear).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+
+#include "graph/zoo.hpp"
+#include "perf/buckets.hpp"
+#include "perf/kernel_times.hpp"
+#include "scenario/profile_reader.hpp"
+#include "train/data_parallel.hpp"
+
+namespace {
+
+using namespace dlsim;
+
+struct Workload {
+  perf::StepPlan plan;
+  std::vector<perf::GradientBucket> buckets;
+};
+
+Workload resnet50_on_v100() {
+  static const perf::Profile profile = scenario::load_profile(DLSIM_PROFILE_DIR "/gpu/v100-sxm2.toml");
+  const perf::GpuRates v100{"v100-sxm2", 80, 15.7e12, 31.4e12, 0, 125e12, 900e9};
+  perf::LookupOptions options;
+  options.allow_fallback = true;
+  options.gpu = perf::GpuTarget{v100, v100};
+  const perf::KernelTimes times(profile, options);
+  const auto model = graph::zoo_model("resnet50");
+  Workload w;
+  w.plan = perf::training_plan(model, 64, "sgd_momentum", 1, times, profile.framework);
+  w.buckets = perf::gradient_buckets(w.plan, model, 25.0 * 1024 * 1024);
+  return w;
+}
+
+void BM_RingStep(benchmark::State& state) {
+  const int gpus = static_cast<int>(state.range(0));
+  const Workload w = resnet50_on_v100();
+  train::DataParallelSpec spec;
+  spec.cluster = {std::max(1, gpus / 8), std::min(gpus, 8), 1, 8, 12.5e9, 150e9, 100e9 / 8, 5e-6};
+  spec.gpus = gpus;
+  spec.steps = 1;
+  long peak_kib = 0;
+  for (auto _ : state) {
+    const pid_t child = fork();
+    if (child == 0) {
+      train::simulate_allreduce_training(w.plan, w.buckets, spec);
+      _exit(0);
+    }
+    int status = 0;
+    rusage usage{};
+    wait4(child, &status, 0, &usage);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) state.SkipWithError("the simulation failed");
+    peak_kib = std::max(peak_kib, usage.ru_maxrss);
+  }
+  state.counters["peak_rss_MiB"] = static_cast<double>(peak_kib) / 1024;
+  state.counters["kernels_per_gpu"] = static_cast<double>(w.plan.calls.size());
+}
+
+BENCHMARK(BM_RingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
