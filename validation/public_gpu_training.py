@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""The GPU training rows of the public measurements that dlsim can simulate, keyed for it.
+
+Reads validation/data/public/public-measurements.csv (see its SOURCES.md) and writes
+validation/data/public_gpu_training.csv: every synthetic-data images/s measurement of
+TensorFlow's benchmarks (TF-BENCH-2017, EBUG-DISTTF-2017) on one GPU, and on several GPUs
+of one catalog instance in TensorFlow's "replicated" mode (NCCL all-reduce inside the
+node: dlsim's strategy "allreduce"), with the zoo's model, the catalog's GPU and instance
+and dlsim's strategy beside the source's own words.  A multi-GPU row also gets its
+measured scaling efficiency, images/s over the GPU count times the same source's one-GPU
+images/s in the same mode, platform, model and batch (empty when there is no such row), so
+that the cluster simulation can be judged apart from the single-GPU kernels.  Nothing in
+the source is changed or averaged; rows
+of a model, GPU, instance or mode dlsim does not simulate yet are left out and counted.
+
+    validation/public_gpu_training.py   (from the repository root)
+"""
+import csv
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.join(ROOT, "validation/data/public/public-measurements.csv")
+TARGET = os.path.join(ROOT, "validation/data/public_gpu_training.csv")
+
+MODELS = {"ResNet-50": "resnet50", "ResNet-152": "resnet152", "InceptionV3": "inception_v3",
+          "VGG16": "vgg16", "AlexNet": "alexnet"}
+# The DGX-1's P100s are SXM2 boards; every K80 row is one die of a K80 board.
+GPUS = {"Tesla P100 (DGX-1": "p100-sxm2", "Tesla P100 (CSCS Piz Daint": "p100-pcie", "Tesla K80": "k80"}
+
+
+def catalog_gpu(text):
+    for prefix, name in GPUS.items():
+        if text.startswith(prefix):
+            return name
+    return None
+
+
+# The source's platform -> the catalog instance, where the catalog has it.
+INSTANCES = {"AWS p2.8xlarge": "p2.8xlarge", "AWS p2.xlarge": "p2.xlarge"}
+
+
+def strategy(row):
+    """dlsim's training.strategy for the row, or None when dlsim does not simulate it yet."""
+    if row["gpus_per_node"] == "1" and row["nodes"] == "1":
+        return "single"
+    if row["nodes"] == "1" and row["mode"].startswith("replicated"):
+        return "allreduce"
+    return None
+
+
+def platform(text, mode):
+    """"GCE", "AWS p2.8xlarge", ... from the source's GPU description, plus "distributed" runs."""
+    inside = text[text.find("(") + 1:]
+    for stop in (";", ",", ")"):
+        inside = inside.split(stop)[0]
+    return inside.strip() + (" distributed" if mode.startswith("distributed") else "")
+
+
+def main():
+    kept, skipped = [], 0
+    with open(SOURCE, newline="") as f:
+        for row in csv.DictReader(f):
+            if not (row["workload"] == "cnn_training" and row["data"] == "synthetic"
+                    and row["metric"] == "images_per_sec"):
+                continue
+            model, gpu, how = MODELS.get(row["model"]), catalog_gpu(row["gpu"]), strategy(row)
+            where = platform(row["gpu"], row["mode"])
+            instance = INSTANCES.get(where, "")
+            if model is None or gpu is None or how is None or (how != "single" and not instance):
+                skipped += 1
+                continue
+            kept.append({"platform": where, "instance": instance, "strategy": how,
+                         "gpus": int(row["gpus_per_node"]) * int(row["nodes"]), "model": model, "gpu": gpu, "batch": row["batch_per_gpu"], "precision": row["precision"],
+                         "images_per_s": row["value"], "source_id": row["source_id"], "source_gpu": row["gpu"],
+                         "source_model": row["model"], "mode": row["mode"]})
+    one_gpu = {(r["source_id"], r["platform"], r["model"], r["batch"], r["mode"].split(" ")[0]): float(r["images_per_s"])
+               for r in kept if r["gpus"] == 1}
+    for r in kept:
+        base = one_gpu.get((r["source_id"], r["platform"], r["model"], r["batch"], r["mode"].split(" ")[0]))
+        r["scaling_efficiency"] = ("{:.4f}".format(float(r["images_per_s"]) / (r["gpus"] * base))
+                                   if base and r["gpus"] > 1 else "")
+    with open(TARGET, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(kept[0].keys()), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(kept)
+    print("{}: {} rows ({} left out: model, GPU, instance or mode not simulated)".format(TARGET, len(kept), skipped))
+
+
+if __name__ == "__main__":
+    main()
