@@ -94,6 +94,7 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   if (s.op == "conv2d") return conv(s, phase);
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
+  if (s.op == "transfer") return {0, double(s.get("b"))};  // a message: its payload's bytes
   if (is_optimizer(s.op)) {
     // Per element: FLOPs and words read or written by the update (weights, gradient, state).
     const std::map<std::string, std::pair<double, double>> per = {
