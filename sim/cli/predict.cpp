@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 #include "infer/in_process.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
+#include "train/parameter_server.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::cli {
@@ -108,6 +110,38 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
   return c;
 }
 
+std::string default_protocol_profile() { return profile_dir() + "/protocols/grpc-devbox-emerald-rapids-2vcpu.toml"; }
+
+// Parameter servers: gRPC's per-request and per-byte costs from the protocol profile (the
+// push fit), carried to the instance's CPU by clock; a server's update at the CPU's memory
+// bandwidth.  Says what it assumed in `notes`.
+train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
+                                   std::string& notes) {
+  const perf::Profile protocol = scenario::load_profile(default_protocol_profile());
+  const perf::FitModel* push = nullptr;
+  for (const auto& f : protocol.fits)
+    if (f.op == "transfer" && f.phase == "push") push = &f;
+  if (!push) throw UnrunnableError("the protocol profile " + default_protocol_profile() + " has no push fit");
+  const auto* from = catalog.find_cpu(protocol.cpu);
+  const auto* to = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
+  const double clock = from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0;
+  train::ParameterServerSpec ps;
+  ps.cluster = cluster_spec(spec, catalog);
+  ps.gpus = spec.system.devices;
+  ps.servers = spec.training->parameter_servers;
+  ps.synchronous = synchronous;
+  ps.steps = kTrainingSteps;
+  ps.rpc_latency_s = push->coefficients[0] * clock;
+  ps.rpc_bytes_per_s = 1 / (push->coefficients[1] * clock);
+  ps.update_bytes_per_s = to ? to->memory_bandwidth_Bps : 1 / push->coefficients[1];
+  notes += fmt::format("{}parameter servers over {} ({} per request, {:.2f} GB/s per process, from {} on {}, by "
+                       "clock to {}); updates at {:.0f} GB/s",
+                       notes.empty() ? "" : "; ", protocol.framework.name, format_time(ps.rpc_latency_s),
+                       ps.rpc_bytes_per_s / 1e9, protocol.machine, protocol.cpu, to ? to->name : "the same CPU",
+                       ps.update_bytes_per_s / 1e9);
+  return ps;
+}
+
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
 // one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
 // faster than they run (large batches; launch overhead is not modelled yet).
@@ -125,10 +159,14 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
   if (spec.workload.kind == scenario::WorkloadKind::train) {
     p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                  type);
-    if (spec.training->strategy == "allreduce")
+    const std::string& strategy = spec.training->strategy;
+    if (strategy == "allreduce")
       p.training = train::simulate_allreduce_training(
           p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
           {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps});
+    else if (strategy == "ps_sync" || strategy == "ps_async")
+      p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model),
+                                               ps_spec(spec, catalog, strategy == "ps_sync", p.scaling));
     else
       p.training = train::simulate_training(p.plan, {1, 1}, kTrainingSteps);
   } else {

@@ -1,12 +1,13 @@
 #include "perf/buckets.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "graph/cost.hpp"
 
 namespace dlsim::perf {
 
-std::vector<GradientBucket> gradient_buckets(const StepPlan& plan, const graph::Graph& graph, double bucket_bytes) {
+std::vector<Gradient> gradients(const StepPlan& plan, const graph::Graph& graph) {
   std::map<std::string, double> gradient_bytes;  // layer -> bytes of its parameters' gradients
   const auto costs = graph::layer_costs(graph, 1, graph::DataType::fp32);
   for (const auto& node : graph.nodes())
@@ -16,17 +17,22 @@ std::vector<GradientBucket> gradient_buckets(const StepPlan& plan, const graph::
   for (size_t i = 0; i < plan.calls.size(); ++i)
     if (plan.calls[i].stage == Stage::backward && gradient_bytes.count(plan.calls[i].layer))
       last_backward[plan.calls[i].layer] = i;
-  std::map<size_t, double> ready;  // call index -> gradient bytes complete after it
-  for (const auto& [layer, index] : last_backward) ready[index] += gradient_bytes[layer];
+  std::vector<Gradient> out;
+  for (const auto& [layer, index] : last_backward) out.push_back({layer, gradient_bytes[layer], index});
+  std::stable_sort(out.begin(), out.end(), [](const Gradient& a, const Gradient& b) { return a.ready_after < b.ready_after; });
+  return out;
+}
+
+std::vector<GradientBucket> gradient_buckets(const StepPlan& plan, const graph::Graph& graph, double bucket_bytes) {
   std::vector<GradientBucket> buckets;
   GradientBucket open;
-  for (const auto& [index, bytes] : ready) {
-    open.bytes += bytes;
-    open.ready_after = index;
-    if (open.bytes >= bucket_bytes) {
+  for (const auto& g : gradients(plan, graph)) {
+    if (open.bytes > 0 && g.ready_after != open.ready_after && open.bytes >= bucket_bytes) {
       buckets.push_back(open);
       open = {};
     }
+    open.bytes += g.bytes;
+    open.ready_after = g.ready_after;
   }
   if (open.bytes > 0) buckets.push_back(open);
   return buckets;

@@ -3,12 +3,23 @@
 // fills buckets of about 25 MB in the order backward produces the gradients (the reverse
 // of the layers), and all-reduces a bucket as soon as its last gradient exists, while
 // backward goes on; Horovod's fusion buffer does the same with its own size.
+#include <string>
 #include <vector>
 
 #include "graph/graph.hpp"
 #include "perf/step_plan.hpp"
 
 namespace dlsim::perf {
+
+// One layer's gradients: its parameters' fp32 bytes, complete after a call of the plan.
+struct Gradient {
+  std::string layer;
+  double bytes = 0;
+  size_t ready_after = 0;
+};
+
+// Every layer's gradients, in the order backward completes them.
+std::vector<Gradient> gradients(const StepPlan& plan, const graph::Graph& graph);
 
 struct GradientBucket {
   double bytes = 0;        // fp32 gradients of the bucket's parameters

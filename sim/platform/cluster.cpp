@@ -51,9 +51,40 @@ int Cluster::gpu_index(Host* h) const {
   return it == gpu_of_.end() ? -1 : it->second;
 }
 
+Host* Cluster::add_process(int node, const std::string& name, double bytes_per_s, double latency_s) {
+  Host* h = zone_->create_host(fmt::format("n{}.{}", node, name), kOpsPerSecond)->seal();
+  node_of_process_[h] = node;
+  process_link_[h] = duplex(zone_, h->get_name() + ".stack", bytes_per_s, latency_s);
+  return h;
+}
+
+void Cluster::set_process_link(Host* gpu, double bytes_per_s, double latency_s) {
+  process_link_[gpu] = duplex(zone_, gpu->get_name() + ".stack", bytes_per_s, latency_s);
+}
+
 // The links from `from` to `to`, each with whether it is crossed upward (away from a GPU
-// or host, towards the network).
+// or host, towards the network): a process's own link, then the hardware between the
+// GPUs or nodes, then the other process's link.
 std::vector<std::pair<Link*, bool>> Cluster::path(Host* from, Host* to) const {
+  auto link_of = [this](Host* h) {
+    const auto it = process_link_.find(h);
+    return it == process_link_.end() ? nullptr : it->second;
+  };
+  auto anchor = [this](Host* h) {
+    const auto it = node_of_process_.find(h);
+    return it == node_of_process_.end() ? h : hosts_[static_cast<size_t>(it->second)];
+  };
+  std::vector<std::pair<Link*, bool>> out;
+  if (Link* l = link_of(from)) out.push_back({l, true});
+  if (anchor(from) != anchor(to)) {
+    const auto between = hardware_path(anchor(from), anchor(to));
+    out.insert(out.end(), between.begin(), between.end());
+  }
+  if (Link* l = link_of(to)) out.push_back({l, false});
+  return out;
+}
+
+std::vector<std::pair<Link*, bool>> Cluster::hardware_path(Host* from, Host* to) const {
   const int a = gpu_index(from), b = gpu_index(to);
   const int node_a = a >= 0 ? node_of(a) : node_of_host_.at(from);
   const int node_b = b >= 0 ? node_of(b) : node_of_host_.at(to);

@@ -55,19 +55,30 @@ class Cluster {
   simgrid::s4u::Host* host(int node) const { return hosts_[static_cast<size_t>(node)]; }
   int node_of(int global_gpu) const { return global_gpu / spec_.gpus_per_node; }
 
+  // Processes whose messages cost CPU work at both ends (a gRPC stack): each has a link of
+  // the stack's bandwidth and per-message latency that all its messages cross, so that a
+  // server receiving from many workers shares its own.  add_process makes a process its
+  // own host on a node (a parameter server); set_process_link puts one in front of a GPU
+  // (the worker process driving it).  Before seal().
+  simgrid::s4u::Host* add_process(int node, const std::string& name, double bytes_per_s, double latency_s);
+  void set_process_link(simgrid::s4u::Host* gpu, double bytes_per_s, double latency_s);
+
   // Adds the route between two of its hosts, both ways, once; before seal().
   void connect(simgrid::s4u::Host* a, simgrid::s4u::Host* b);
   void seal();
 
  private:
   std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to) const;
+  std::vector<std::pair<simgrid::s4u::Link*, bool>> hardware_path(simgrid::s4u::Host* from,
+                                                                 simgrid::s4u::Host* to) const;
   int gpu_index(simgrid::s4u::Host* h) const;  // -1 for a node host
 
   ClusterSpec spec_;
   simgrid::s4u::NetZone* zone_ = nullptr;
   std::vector<simgrid::s4u::Host*> gpus_, hosts_;
   std::vector<simgrid::s4u::Link*> pcie_, nvlink_, uplinks_, nics_;  // per GPU, per GPU, per switch, per node
-  std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_;
+  std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_, node_of_process_;
+  std::unordered_map<const simgrid::s4u::Host*, simgrid::s4u::Link*> process_link_;
   std::set<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>> connected_;
 };
 

@@ -88,7 +88,7 @@ std::string prediction_table(const ordered_json& run) {
                        run["step_time_s"].get<double>(), s["forward"].get<double>(), s["backward"].get<double>(),
                        s["update"].get<double>(), s["exposed_communication"].get<double>());
     if (run["devices"].get<int>() > 1)
-      out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} of gradients reduced per device and step\n",
+      out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step\n",
                          run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),
                          format_bytes(run["communicated_bytes_per_device"].get<double>()));
   }

@@ -17,8 +17,8 @@ std::string to_string(Precision precision) {
 }
 
 std::string not_simulated_yet(const RunSpec& spec) {
-  const bool gpu_allreduce = spec.system.device != "cpu" && spec.training && spec.training->strategy == "allreduce";
-  if (!gpu_allreduce && (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single")))
+  const bool gpu_distributed = spec.system.device != "cpu" && spec.training;
+  if (!gpu_distributed && (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single")))
     return fmt::format("{} devices{} are not simulated yet (one device is)", spec.system.devices,
                        spec.training ? fmt::format(" with training.strategy = \"{}\"", spec.training->strategy) : "");
   if (spec.serving && spec.serving->deployment != "in-process")

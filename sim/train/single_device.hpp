@@ -20,7 +20,7 @@ struct TrainingResult {
   double backward_s = 0;
   double update_s = 0;
   double exposed_communication_s = 0;  // per step: communication compute did not hide
-  double communicated_bytes = 0;       // per device and step: gradients reduced
+  double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
 };
 
 // Simulates `steps` training steps in this process's SimGrid engine (created here: one

@@ -1,0 +1,187 @@
+#include "train/parameter_server.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <numeric>
+#include <stdexcept>
+
+#include <simgrid/s4u.hpp>
+
+#include "platform/engine.hpp"
+#include "platform/network_model.hpp"
+#include "platform/single_host.hpp"
+
+namespace dlsim::train {
+
+using simgrid::s4u::Comm;
+using simgrid::s4u::CommPtr;
+using simgrid::s4u::Host;
+using simgrid::s4u::Semaphore;
+using simgrid::s4u::SemaphorePtr;
+
+namespace {
+
+// A worker's compute between two points where gradients leave it; the optimizer's
+// update is the servers' work, so the plan's update calls are not a worker's.
+struct Segment {
+  double seconds = 0;
+  std::vector<size_t> gradients_ready;  // indices into the gradients, pushed at its end
+};
+
+std::vector<Segment> worker_segments(const perf::StepPlan& plan, const std::vector<perf::Gradient>& gradients) {
+  std::vector<Segment> out(1);
+  size_t next = 0;
+  for (size_t i = 0; i < plan.calls.size(); ++i) {
+    if (plan.calls[i].stage == perf::Stage::update) continue;
+    out.back().seconds += plan.calls[i].answer.seconds;
+    bool any = false;
+    while (next < gradients.size() && gradients[next].ready_after == i) {
+      out.back().gradients_ready.push_back(next++);
+      any = true;
+    }
+    if (any) out.push_back({});
+  }
+  return out;
+}
+
+struct Push {
+  int worker = 0;
+  size_t gradient = 0;
+  CommPtr flow;
+};
+
+}  // namespace
+
+std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers) {
+  std::vector<size_t> order(gradients.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return gradients[a].bytes > gradients[b].bytes; });
+  std::vector<double> load(static_cast<size_t>(servers), 0.0);
+  std::vector<int> server_of(gradients.size(), 0);
+  for (size_t g : order) {
+    const auto least = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    server_of[g] = static_cast<int>(least);
+    load[least] += gradients[g].bytes;
+  }
+  return server_of;
+}
+
+TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vector<perf::Gradient>& gradients,
+                                    const ParameterServerSpec& spec) {
+  if (spec.steps < 3) throw std::invalid_argument("a parameter-server simulation needs at least 3 steps");
+  auto engine = platform::make_engine();
+  platform::apply(platform::NetworkModelConfig{});
+  platform::Cluster cluster(spec.cluster);
+  const size_t workers = static_cast<size_t>(spec.gpus), servers = static_cast<size_t>(spec.servers);
+  std::vector<Host*> gpu(workers), ps(servers);
+  for (size_t s = 0; s < servers; ++s)
+    ps[s] = cluster.add_process(static_cast<int>(s) % spec.cluster.nodes, "ps" + std::to_string(s),
+                                spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+  for (size_t w = 0; w < workers; ++w) {
+    gpu[w] = cluster.gpu(static_cast<int>(w));
+    cluster.set_process_link(gpu[w], spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+    for (auto* p : ps) cluster.connect(gpu[w], p);
+  }
+  cluster.seal();
+
+  const std::vector<int> server_of = place_variables(gradients, spec.servers);
+  std::vector<size_t> variables_on(servers, 0);
+  for (int s : server_of) ++variables_on[static_cast<size_t>(s)];
+  const std::vector<Segment> work = worker_segments(plan, gradients);
+
+  // A worker's pushes go out in order; its sender hands each to its server once it has
+  // arrived, so that a server never waits on one flow while another has come in.
+  std::vector<std::deque<Push>> outbox(workers), inbox(servers);
+  std::vector<SemaphorePtr> sent(workers), arrived(servers);
+  for (auto& s : sent) s = Semaphore::create(0);
+  std::vector<std::vector<SemaphorePtr>> applied(servers);  // [server][worker]: its pushes of a step applied
+  for (size_t s = 0; s < servers; ++s) {
+    arrived[s] = Semaphore::create(0);
+    for (size_t w = 0; w < workers; ++w) applied[s].push_back(Semaphore::create(0));
+  }
+  std::vector<std::vector<double>> step_end(workers);
+
+  for (size_t w = 0; w < workers; ++w)
+    simgrid::s4u::Actor::create("worker" + std::to_string(w), gpu[w], [&, w] {
+      for (int step = 0; step < spec.steps; ++step) {
+        if (step > 0) {
+          for (size_t s = 0; s < servers; ++s) applied[s][w]->acquire();
+          std::vector<CommPtr> pulls;
+          for (size_t g = 0; g < gradients.size(); ++g)
+            pulls.push_back(Comm::sendto_async(ps[static_cast<size_t>(server_of[g])], gpu[w],
+                                               static_cast<uint64_t>(gradients[g].bytes)));
+          for (auto& p : pulls) p->wait();
+        }
+        for (const auto& segment : work) {
+          if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
+          for (size_t g : segment.gradients_ready) {
+            const auto s = static_cast<size_t>(server_of[g]);
+            outbox[w].push_back({static_cast<int>(w), g,
+                                 Comm::sendto_async(gpu[w], ps[s], static_cast<uint64_t>(gradients[g].bytes))});
+            sent[w]->release();
+          }
+        }
+        step_end[w].push_back(simgrid::s4u::Engine::get_clock());
+      }
+    });
+
+  for (size_t w = 0; w < workers; ++w)
+    simgrid::s4u::Actor::create("sender" + std::to_string(w), gpu[w], [&, w] {
+      for (size_t n = 0; n < gradients.size() * static_cast<size_t>(spec.steps); ++n) {
+        sent[w]->acquire();
+        Push push = outbox[w].front();
+        outbox[w].pop_front();
+        push.flow->wait();
+        const auto s = static_cast<size_t>(server_of[push.gradient]);
+        inbox[s].push_back(push);
+        arrived[s]->release();
+      }
+    });
+
+  auto update = [&](double bytes) {
+    simgrid::s4u::this_actor::execute(bytes / spec.update_bytes_per_s * platform::kOpsPerSecond);
+  };
+  for (size_t s = 0; s < servers; ++s)
+    simgrid::s4u::Actor::create("server" + std::to_string(s), ps[s], [&, s] {
+      std::vector<size_t> pushes_of_variable(gradients.size(), 0), applied_of_worker(workers, 0);
+      for (int step = 0; step < spec.steps; ++step) {
+        for (size_t n = 0; n < variables_on[s] * workers; ++n) {
+          arrived[s]->acquire();
+          const Push push = inbox[s].front();
+          inbox[s].pop_front();
+          const double bytes = gradients[push.gradient].bytes;
+          if (!spec.synchronous) {
+            update(3 * bytes);  // read the gradient, read and write the weights
+            if (++applied_of_worker[static_cast<size_t>(push.worker)] == variables_on[s]) {
+              applied_of_worker[static_cast<size_t>(push.worker)] = 0;
+              applied[s][static_cast<size_t>(push.worker)]->release();
+            }
+          } else if (++pushes_of_variable[push.gradient] == workers) {
+            pushes_of_variable[push.gradient] = 0;
+            update((static_cast<double>(workers) + 2) * bytes);  // sum every worker's gradient, then apply
+          }
+        }
+        if (spec.synchronous)
+          for (auto& a : applied[s]) a->release();
+      }
+    });
+  engine->run();
+
+  TrainingResult result;
+  result.steps = spec.steps;
+  result.devices = spec.gpus;
+  // Each worker's own period, from the end of its second step (the first that pulled) to
+  // the end of its last; the cluster's images/s is the sum of the workers' own rates.
+  double rate = 0;
+  for (const auto& ends : step_end) rate += (spec.steps - 2) / (ends.back() - ends[1]);
+  result.step_time_s = static_cast<double>(workers) / rate;
+  for (const auto& call : plan.calls)
+    if (call.stage == perf::Stage::forward) result.forward_s += call.answer.seconds;
+    else if (call.stage == perf::Stage::backward) result.backward_s += call.answer.seconds;
+  result.exposed_communication_s = std::max(0.0, result.step_time_s - result.forward_s - result.backward_s);
+  for (const auto& g : gradients) result.communicated_bytes += 2 * g.bytes;  // pushed and pulled
+  return result;
+}
+
+}  // namespace dlsim::train

@@ -1,0 +1,64 @@
+// Parameter servers on a workload small enough to follow by hand; expectation and
+// simulation are printed side by side.
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "train/parameter_server.hpp"
+
+namespace dlsim::train {
+namespace {
+
+perf::KernelCall call(perf::Stage stage, double seconds) {
+  return {stage, "layer", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}};
+}
+
+// Two nodes of one GPU joined by 1 GB/s NICs; one server process on node 0; PCIe, the
+// protocol stacks and the update so fast that only the network counts.  A step computes
+// 10 ms forward and 10 ms backward, which completes one 100 MB gradient.
+ParameterServerSpec two_nodes(bool synchronous) {
+  ParameterServerSpec spec;
+  spec.cluster = {2, 1, 1, 1, 1e15, 0, 1e9, 0};
+  spec.gpus = 2;
+  spec.servers = 1;
+  spec.synchronous = synchronous;
+  spec.steps = 4;
+  spec.rpc_bytes_per_s = 1e15;
+  spec.update_bytes_per_s = 1e15;
+  return spec;
+}
+
+perf::StepPlan plan() {
+  perf::StepPlan p;
+  p.calls = {call(perf::Stage::forward, 10e-3), call(perf::Stage::backward, 10e-3), call(perf::Stage::update, 5e-3)};
+  return p;
+}
+
+TEST(ParameterServer, SynchronousStepWaitsForTheFarWorker) {
+  // Worker 1 pushes its 100 MB over the NICs (0.1 s) and pulls them back (0.1 s) around its
+  // 20 ms of compute; worker 0, beside the server, waits for the same update: both run
+  // one step per 220 ms.  The update is the server's, not the workers'.
+  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, two_nodes(true));
+  std::printf("synchronous step: expected 0.220000 s, simulated %.6f s\n", r.step_time_s);
+  EXPECT_NEAR(r.step_time_s, 0.220, 1e-6);
+  EXPECT_DOUBLE_EQ(r.update_s, 0.0);
+  EXPECT_DOUBLE_EQ(r.communicated_bytes, 200e6);
+}
+
+TEST(ParameterServer, AsynchronousWorkersGoAtTheirOwnPace) {
+  // Worker 0 no longer waits for worker 1: 20 ms per step against 220 ms; the cluster's
+  // rate is the sum, 1/0.02 + 1/0.22 steps/s, so the mean step is 2 / that = 36.67 ms.
+  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, two_nodes(false));
+  const double expected = 2 / (1 / 0.020 + 1 / 0.220);
+  std::printf("asynchronous step: expected %.6f s, simulated %.6f s\n", expected, r.step_time_s);
+  EXPECT_NEAR(r.step_time_s / expected, 1.0, 1e-4);
+}
+
+TEST(ParameterServer, VariablesArePlacedGreedilyBySize) {
+  const std::vector<perf::Gradient> g = {{"a", 10, 0}, {"b", 400, 1}, {"c", 300, 2}, {"d", 200, 3}};
+  // Largest first onto the least loaded: b -> 0, c -> 1, d -> 1 (300 < 400), a -> 0 (400 < 500).
+  EXPECT_EQ(place_variables(g, 2), (std::vector<int>{0, 0, 1, 1}));
+}
+
+}  // namespace
+}  // namespace dlsim::train
