@@ -17,6 +17,7 @@ of a model, GPU, instance or mode dlsim does not simulate yet are left out and c
 """
 import csv
 import os
+import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "validation/data/public/public-measurements.csv")
@@ -40,12 +41,27 @@ INSTANCES = {"AWS p2.8xlarge": "p2.8xlarge", "AWS p2.xlarge": "p2.xlarge"}
 
 
 def strategy(row):
-    """dlsim's training.strategy for the row, or None when dlsim does not simulate it yet."""
-    if row["gpus_per_node"] == "1" and row["nodes"] == "1":
+    """dlsim's training.strategy for the row, or None when dlsim does not simulate it yet.
+
+    TensorFlow's distributed runs with one GPU per node exchange every gradient with
+    parameter-server processes over gRPC, whether the mode is "parameter_server" or
+    "distributed_replicated" (which differs only in aggregating a node's GPUs first):
+    dlsim's "ps_sync".  Single-node "parameter_server" runs keep the variables in one
+    process (no gRPC) and are not simulated yet."""
+    single_node, one_gpu = row["nodes"] == "1", row["gpus_per_node"] == "1"
+    if one_gpu and single_node:
         return "single"
-    if row["nodes"] == "1" and row["mode"].startswith("replicated"):
+    if single_node and row["mode"].startswith("replicated"):
         return "allreduce"
+    if one_gpu and not single_node and row["mode"].split(" ")[0] in ("ps_sync", "distributed_replicated"):
+        return "ps_sync"
     return None
+
+
+def parameter_servers(row):
+    """The row's "Num PSs=N" (EBUG-DISTTF-2017 gives it per row), or empty."""
+    match = re.search(r"Num PSs=(\d+)", row["notes"])
+    return match.group(1) if match else ""
 
 
 def platform(text, mode):
@@ -65,18 +81,26 @@ def main():
                 continue
             model, gpu, how = MODELS.get(row["model"]), catalog_gpu(row["gpu"]), strategy(row)
             where = platform(row["gpu"], row["mode"])
-            instance = INSTANCES.get(where, "")
-            if model is None or gpu is None or how is None or (how != "single" and not instance):
+            instance = INSTANCES.get(where.replace(" distributed", ""), "")
+            servers = parameter_servers(row)
+            if model is None or gpu is None or how is None or (how != "single" and not instance) or \
+                    (how == "ps_sync" and not servers):
                 skipped += 1
                 continue
-            kept.append({"platform": where, "instance": instance, "strategy": how,
+            kept.append({"platform": where, "instance": instance, "strategy": how, "parameter_servers": servers,
                          "gpus": int(row["gpus_per_node"]) * int(row["nodes"]), "model": model, "gpu": gpu, "batch": row["batch_per_gpu"], "precision": row["precision"],
                          "images_per_s": row["value"], "source_id": row["source_id"], "source_gpu": row["gpu"],
                          "source_model": row["model"], "mode": row["mode"]})
-    one_gpu = {(r["source_id"], r["platform"], r["model"], r["batch"], r["mode"].split(" ")[0]): float(r["images_per_s"])
-               for r in kept if r["gpus"] == 1}
+    # The same source's one-GPU row in the same mode, else in any mode, on the same platform.
+    def key(r, mode):
+        return (r["source_id"], r["platform"].replace(" distributed", ""), r["model"], r["batch"], mode)
+    one_gpu = {}
     for r in kept:
-        base = one_gpu.get((r["source_id"], r["platform"], r["model"], r["batch"], r["mode"].split(" ")[0]))
+        if r["gpus"] == 1:
+            one_gpu[key(r, r["mode"].split(" ")[0])] = float(r["images_per_s"])
+            one_gpu.setdefault(key(r, "any"), float(r["images_per_s"]))
+    for r in kept:
+        base = one_gpu.get(key(r, r["mode"].split(" ")[0]), one_gpu.get(key(r, "any")))
         r["scaling_efficiency"] = ("{:.4f}".format(float(r["images_per_s"]) / (r["gpus"] * base))
                                    if base and r["gpus"] > 1 else "")
     with open(TARGET, "w", newline="") as out:

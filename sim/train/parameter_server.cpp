@@ -87,7 +87,11 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
 
   const std::vector<int> server_of = place_variables(gradients, spec.servers);
   std::vector<size_t> variables_on(servers, 0);
-  for (int s : server_of) ++variables_on[static_cast<size_t>(s)];
+  std::vector<double> bytes_on(servers, 0);
+  for (size_t g = 0; g < gradients.size(); ++g) {
+    ++variables_on[static_cast<size_t>(server_of[g])];
+    bytes_on[static_cast<size_t>(server_of[g])] += gradients[g].bytes;
+  }
   const std::vector<Segment> work = worker_segments(plan, gradients);
 
   // A worker's pushes go out in order; its sender hands each to its server once it has
@@ -107,10 +111,12 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
       for (int step = 0; step < spec.steps; ++step) {
         if (step > 0) {
           for (size_t s = 0; s < servers; ++s) applied[s][w]->acquire();
+          // One flow per server carries all its variables (TensorFlow reads them in
+          // parallel, one request each): the per-request latency is paid once per server.
           std::vector<CommPtr> pulls;
-          for (size_t g = 0; g < gradients.size(); ++g)
-            pulls.push_back(Comm::sendto_async(ps[static_cast<size_t>(server_of[g])], gpu[w],
-                                               static_cast<uint64_t>(gradients[g].bytes)));
+          for (size_t s = 0; s < servers; ++s)
+            if (bytes_on[s] > 0)
+              pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(bytes_on[s])));
           for (auto& p : pulls) p->wait();
         }
         for (const auto& segment : work) {
