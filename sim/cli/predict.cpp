@@ -163,7 +163,8 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
     if (strategy == "allreduce")
       p.training = train::simulate_allreduce_training(
           p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
-          {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps});
+          {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps,
+           train::allreduce_from_string(spec.training->allreduce)});
     else if (strategy == "ps_sync" || strategy == "ps_async")
       p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model),
                                                ps_spec(spec, catalog, strategy == "ps_sync", p.scaling));

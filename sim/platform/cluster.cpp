@@ -23,6 +23,16 @@ Link* duplex(simgrid::s4u::NetZone* zone, const std::string& name, double bandwi
   return zone->create_split_duplex_link(name, bandwidth)->set_latency(latency)->seal();
 }
 
+// One capacity for both directions: a process's protocol stack is CPU time, spent on
+// what it sends and what it receives alike.
+Link* shared(simgrid::s4u::NetZone* zone, const std::string& name, double bandwidth, double latency) {
+  if (!(bandwidth > 0)) throw std::invalid_argument("link " + name + " needs a positive bandwidth");
+  return zone->create_link(name, bandwidth)
+      ->set_sharing_policy(Link::SharingPolicy::SHARED)
+      ->set_latency(latency)
+      ->seal();
+}
+
 }  // namespace
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
@@ -54,12 +64,12 @@ int Cluster::gpu_index(Host* h) const {
 Host* Cluster::add_process(int node, const std::string& name, double bytes_per_s, double latency_s) {
   Host* h = zone_->create_host(fmt::format("n{}.{}", node, name), kOpsPerSecond)->seal();
   node_of_process_[h] = node;
-  process_link_[h] = duplex(zone_, h->get_name() + ".stack", bytes_per_s, latency_s);
+  process_link_[h] = shared(zone_, h->get_name() + ".stack", bytes_per_s, latency_s);
   return h;
 }
 
 void Cluster::set_process_link(Host* gpu, double bytes_per_s, double latency_s) {
-  process_link_[gpu] = duplex(zone_, gpu->get_name() + ".stack", bytes_per_s, latency_s);
+  process_link_[gpu] = shared(zone_, gpu->get_name() + ".stack", bytes_per_s, latency_s);
 }
 
 // The links from `from` to `to`, each with whether it is crossed upward (away from a GPU
@@ -113,7 +123,10 @@ void Cluster::connect(Host* a, Host* b) {
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
     std::vector<LinkInRoute> links;
     for (auto [link, upward] : path(from, to))
-      links.emplace_back(link, upward ? LinkInRoute::Direction::UP : LinkInRoute::Direction::DOWN);
+      if (link->get_sharing_policy() == Link::SharingPolicy::SPLITDUPLEX)
+        links.emplace_back(link, upward ? LinkInRoute::Direction::UP : LinkInRoute::Direction::DOWN);
+      else
+        links.emplace_back(link);
     zone_->add_route(from->get_netpoint(), to->get_netpoint(), nullptr, nullptr, links, false);
   }
 }

@@ -56,8 +56,8 @@ class Cluster {
   int node_of(int global_gpu) const { return global_gpu / spec_.gpus_per_node; }
 
   // Processes whose messages cost CPU work at both ends (a gRPC stack): each has a link of
-  // the stack's bandwidth and per-message latency that all its messages cross, so that a
-  // server receiving from many workers shares its own.  add_process makes a process its
+  // the stack's bandwidth and per-message latency that all its messages cross, in and out
+  // alike (one CPU does both), so that a server serving many workers shares its own.  add_process makes a process its
   // own host on a node (a parameter server); set_process_link puts one in front of a GPU
   // (the worker process driving it).  Before seal().
   simgrid::s4u::Host* add_process(int node, const std::string& name, double bytes_per_s, double latency_s);

@@ -37,6 +37,7 @@ struct TrainingSpec {
   std::string optimizer = "sgd_momentum";  // "sgd", "sgd_momentum", "adam"
   double bucket_bytes = 25.0 * 1024 * 1024;  // gradients all-reduced together (PyTorch DDP's bucket_cap_mb = 25)
   int parameter_servers = 1;                 // server processes of the ps strategies
+  std::string allreduce = "ring";            // "ring", "hierarchical", "tree"
 };
 
 // FP32 tensors of optimizer state per parameter: momentum keeps one, Adam two.

@@ -1,6 +1,7 @@
 #include "train/collectives.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <simgrid/s4u.hpp>
 
@@ -12,38 +13,121 @@ using simgrid::s4u::Host;
 
 namespace {
 
-// Sends `bytes` from every member to the next, all at once, and waits for every flow.
-void ring_shift(const std::vector<Host*>& ring, double bytes) {
+// Every member of every ring sends `bytes` to the next, all at once; waits for every flow.
+void shift(const std::vector<Hosts>& rings, double bytes) {
   std::vector<CommPtr> flows;
-  for (size_t i = 0; i < ring.size(); ++i)
-    flows.push_back(Comm::sendto_async(ring[i], ring[(i + 1) % ring.size()], static_cast<uint64_t>(bytes)));
+  for (const auto& ring : rings)
+    for (size_t i = 0; i < ring.size() && ring.size() > 1; ++i)
+      flows.push_back(Comm::sendto_async(ring[i], ring[(i + 1) % ring.size()], static_cast<uint64_t>(bytes)));
   for (auto& f : flows) f->wait();
 }
 
-double slowest_edge_latency(const std::vector<Host*>& ring) {
+double latency(Host* from, Host* to) {
+  std::vector<simgrid::s4u::Link*> links;
+  double l = 0;
+  from->route_to(to, links, &l);
+  return l;
+}
+
+double slowest_edge_latency(const std::vector<Hosts>& rings) {
   double worst = 0;
-  for (size_t i = 0; i < ring.size(); ++i) {
-    std::vector<simgrid::s4u::Link*> links;
-    double latency = 0;
-    ring[i]->route_to(ring[(i + 1) % ring.size()], links, &latency);
-    worst = std::max(worst, latency);
-  }
+  for (const auto& ring : rings)
+    for (size_t i = 0; i < ring.size() && ring.size() > 1; ++i) worst = std::max(worst, latency(ring[i], ring[(i + 1) % ring.size()]));
   return worst;
+}
+
+// `steps` steps of a ring each moving `bytes_per_step` over every edge of every ring.
+void ring_phase(const std::vector<Hosts>& rings, double steps, double bytes_per_step) {
+  if (steps <= 0 || bytes_per_step <= 0) return;
+  shift(rings, steps * bytes_per_step);
+  simgrid::s4u::this_actor::sleep_for((steps - 1) * slowest_edge_latency(rings));
+}
+
+// NCCL's tree: inside a node a chain to its first GPU, between nodes a binary tree of
+// those first GPUs in heap order (the parent of node i is node (i - 1) / 2).
+std::vector<std::pair<Host*, Host*>> tree_edges(const std::vector<Hosts>& nodes) {  // (child, parent)
+  std::vector<std::pair<Host*, Host*>> edges;
+  for (const auto& node : nodes)
+    for (size_t i = 1; i < node.size(); ++i) edges.emplace_back(node[i], node[i - 1]);
+  for (size_t i = 1; i < nodes.size(); ++i) edges.emplace_back(nodes[i].front(), nodes[(i - 1) / 2].front());
+  return edges;
+}
+
+// Reduced up the tree, then broadcast down, every level at once (pipelined).
+void tree_allreduce(const std::vector<Hosts>& nodes, double bytes) {
+  size_t depth = nodes.front().size() - 1;
+  for (size_t n = nodes.size(); n > 1; n = (n + 1) / 2) ++depth;
+  const auto edges = tree_edges(nodes);
+  double worst = 0;
+  for (auto [child, parent] : edges) worst = std::max(worst, latency(child, parent));
+  for (bool up : {true, false}) {
+    std::vector<CommPtr> flows;
+    for (auto [child, parent] : edges)
+      flows.push_back(Comm::sendto_async(up ? child : parent, up ? parent : child, static_cast<uint64_t>(bytes)));
+    for (auto& f : flows) f->wait();
+    simgrid::s4u::this_actor::sleep_for((static_cast<double>(depth) - 1) * worst);
+  }
 }
 
 }  // namespace
 
-void ring_allreduce(const std::vector<Host*>& ring, double bytes) {
-  const auto p = static_cast<double>(ring.size());
-  if (ring.size() < 2 || bytes <= 0) return;
-  ring_shift(ring, 2 * (p - 1) / p * bytes);
-  simgrid::s4u::this_actor::sleep_for((2 * (p - 1) - 1) * slowest_edge_latency(ring));
+Allreduce allreduce_from_string(const std::string& name) {
+  if (name == "ring") return Allreduce::ring;
+  if (name == "hierarchical") return Allreduce::hierarchical;
+  if (name == "tree") return Allreduce::tree;
+  throw std::invalid_argument("unknown all-reduce '" + name + "'");
 }
 
-void ring_allreduce_stepwise(const std::vector<Host*>& ring, double bytes) {
+AllreducePlan::AllreducePlan(Allreduce kind, std::vector<Hosts> nodes) : kind_(kind), nodes_(std::move(nodes)) {
+  for (const auto& node : nodes_) all_.insert(all_.end(), node.begin(), node.end());
+  if (kind_ == Allreduce::hierarchical && (nodes_.size() < 2 || nodes_.front().size() < 2)) kind_ = Allreduce::ring;
+}
+
+std::vector<std::pair<Host*, Host*>> AllreducePlan::routes() const {
+  std::vector<std::pair<Host*, Host*>> out;
+  auto ring = [&out](const Hosts& r) {
+    for (size_t i = 0; i < r.size() && r.size() > 1; ++i) out.emplace_back(r[i], r[(i + 1) % r.size()]);
+  };
+  switch (kind_) {
+    case Allreduce::ring: ring(all_); break;
+    case Allreduce::hierarchical:
+      for (const auto& node : nodes_) ring(node);
+      for (size_t g = 0; g < nodes_.front().size(); ++g) {
+        Hosts across;
+        for (const auto& node : nodes_) across.push_back(node[g]);
+        ring(across);
+      }
+      break;
+    case Allreduce::tree:
+      out = tree_edges(nodes_);
+      break;
+  }
+  return out;
+}
+
+void AllreducePlan::run(double bytes) const {
+  if (all_.size() < 2 || bytes <= 0) return;
+  if (kind_ == Allreduce::ring) return ring_allreduce(all_, bytes);
+  if (kind_ == Allreduce::tree) return tree_allreduce(nodes_, bytes);
+  const double g = static_cast<double>(nodes_.front().size()), n = static_cast<double>(nodes_.size());
+  std::vector<Hosts> across(nodes_.front().size());
+  for (size_t i = 0; i < across.size(); ++i)
+    for (const auto& node : nodes_) across[i].push_back(node[i]);
+  ring_phase(nodes_, g - 1, bytes / g);                       // reduce-scatter inside each node
+  ring_phase(across, 2 * (n - 1), bytes / g / n);             // all-reduce of each share across nodes
+  ring_phase(nodes_, g - 1, bytes / g);                       // all-gather inside each node
+}
+
+void ring_allreduce(const Hosts& ring, double bytes) {
   const auto p = static_cast<double>(ring.size());
   if (ring.size() < 2 || bytes <= 0) return;
-  for (size_t step = 0; step < 2 * (ring.size() - 1); ++step) ring_shift(ring, bytes / p);
+  ring_phase({ring}, 2 * (p - 1), bytes / p);
+}
+
+void ring_allreduce_stepwise(const Hosts& ring, double bytes) {
+  const auto p = static_cast<double>(ring.size());
+  if (ring.size() < 2 || bytes <= 0) return;
+  for (size_t step = 0; step < 2 * (ring.size() - 1); ++step) shift({ring}, bytes / p);
 }
 
 }  // namespace dlsim::train

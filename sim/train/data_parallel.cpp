@@ -54,24 +54,30 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
   platform::Cluster cluster(spec.cluster);
-  std::vector<simgrid::s4u::Host*> ring;
-  for (int g = 0; g < spec.gpus; ++g) ring.push_back(cluster.gpu(g));
-  for (size_t i = 0; i < ring.size(); ++i) cluster.connect(ring[i], ring[(i + 1) % ring.size()]);
+  Hosts gpus;
+  std::vector<Hosts> nodes;
+  for (int g = 0; g < spec.gpus; ++g) {
+    gpus.push_back(cluster.gpu(g));
+    if (g % spec.cluster.gpus_per_node == 0) nodes.emplace_back();
+    nodes.back().push_back(cluster.gpu(g));
+  }
+  const AllreducePlan allreduce(spec.allreduce, nodes);
+  for (auto [a, b] : allreduce.routes()) cluster.connect(a, b);
   cluster.seal();
 
   // Workers signal each bucket's gradients; the communicator signals each worker when the
   // step's last bucket is reduced.
   std::vector<SemaphorePtr> bucket_ready, step_reduced;
   for (size_t b = 0; b < buckets.size(); ++b) bucket_ready.push_back(Semaphore::create(0));
-  for (size_t w = 0; w < ring.size(); ++w) step_reduced.push_back(Semaphore::create(0));
+  for (size_t w = 0; w < gpus.size(); ++w) step_reduced.push_back(Semaphore::create(0));
 
   TrainingResult result;
   result.steps = spec.steps;
   result.devices = spec.gpus;
   for (const auto& b : buckets) result.communicated_bytes += b.bytes;
   const std::vector<Segment> work = segments(plan, buckets);
-  for (size_t w = 0; w < ring.size(); ++w) {
-    simgrid::s4u::Actor::create("worker" + std::to_string(w), ring[w], [&, w] {
+  for (size_t w = 0; w < gpus.size(); ++w) {
+    simgrid::s4u::Actor::create("worker" + std::to_string(w), gpus[w], [&, w] {
       for (int step = 0; step < spec.steps; ++step) {
         size_t next_bucket = 0;
         for (const auto& segment : work) {
@@ -85,8 +91,8 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   simgrid::s4u::Actor::create("communicator", cluster.host(0), [&] {
     for (int step = 0; step < spec.steps; ++step) {
       for (size_t b = 0; b < buckets.size(); ++b) {
-        for (size_t w = 0; w < ring.size(); ++w) bucket_ready[b]->acquire();
-        ring_allreduce(ring, buckets[b].bytes);
+        for (size_t w = 0; w < gpus.size(); ++w) bucket_ready[b]->acquire();
+        allreduce.run(buckets[b].bytes);
       }
       for (auto& s : step_reduced) s->release();
     }

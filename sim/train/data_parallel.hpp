@@ -1,14 +1,15 @@
 #pragma once
-// Data-parallel training on several GPUs with ring all-reduce (PyTorch DDP, Horovod): every
-// GPU runs the step's kernels; as backward completes each gradient bucket, the bucket is
-// all-reduced over a ring of all GPUs (node by node, so a ring crosses each node's NIC
-// once each way) while backward goes on; the optimizer update waits for the last bucket.
-// Buckets are reduced one after another, as NCCL's one communication stream does.
+// Data-parallel training on several GPUs with all-reduce (PyTorch DDP, Horovod): every GPU
+// runs the step's kernels; as backward completes each gradient bucket, the bucket is
+// all-reduced (collectives.hpp: a ring of all GPUs node by node, hierarchical, or a tree)
+// while backward goes on; the optimizer update waits for the last bucket.  Buckets are
+// reduced one after another, as NCCL's one communication stream does.
 #include <vector>
 
 #include "perf/buckets.hpp"
 #include "perf/step_plan.hpp"
 #include "platform/cluster.hpp"
+#include "train/collectives.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::train {
@@ -17,6 +18,7 @@ struct DataParallelSpec {
   platform::ClusterSpec cluster;
   int gpus = 1;   // the first `gpus` GPUs of the cluster, node by node
   int steps = 3;
+  Allreduce allreduce = Allreduce::ring;
 };
 
 // Simulates in this process's SimGrid engine (created here).
