@@ -150,6 +150,7 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
   const GpuPricing pricing = gpu_pricing(spec.system.device, spec.system.profile, spec.system.allow_fallback, catalog);
   const perf::Profile& profile = pricing.profile;
   report::Prediction p;
+  p.on_gpu = true;
   p.profile = pricing.path;
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;

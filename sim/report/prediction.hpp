@@ -14,7 +14,8 @@ struct Prediction {
   std::string profile;        // path of the calibration profile used
   std::string profile_machine;
   std::string framework;      // the profile's framework rules
-  std::string scaling;        // how the profile was carried to the scenario's CPU; empty if not
+  std::string scaling;        // how the profile was carried to the scenario's device; empty if not
+  bool on_gpu = false;        // the kernels ran on GPUs (gpu_utilization is reported)
   perf::StepPlan plan;        // one step (training) or one forward pass (inference)
   perf::StepTotals totals;
   std::optional<train::TrainingResult> training;

@@ -61,6 +61,8 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                        {"update", t.update_s},
                        {"exposed_communication", t.exposed_communication_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
+    if (p.on_gpu)  // the share of the step a GPU spends in kernels
+      out["gpu_utilization"] = (t.forward_s + t.backward_s + t.update_s) / step;
   }
   if (p.inference) {
     const auto& r = *p.inference;
@@ -72,6 +74,7 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                          {"p90", 1e3 * percentile(r.latencies_s, 0.9)},
                          {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
+    if (p.on_gpu) out["gpu_utilization"] = r.forward_s * r.requests / r.makespan_s;
   }
   out["provenance"] = provenance(p);
 }

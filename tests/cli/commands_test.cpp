@@ -67,6 +67,7 @@ TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
       const auto& share = j["provenance"]["share_of_predicted_time"];
       EXPECT_GT(share["fallback"].get<double>(), 0.0) << name;  // batch norm, ReLU, ...: no GPU timing yet
       EXPECT_GT(1.0 - share["fallback"].get<double>(), 0.5) << name;  // the convolutions rest on DeepBench
+      EXPECT_NEAR(j["gpu_utilization"].get<double>(), 1.0, 1e-9) << name;  // one GPU, nothing to wait for
     }
   }
 }
