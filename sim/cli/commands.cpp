@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -11,6 +12,7 @@
 #include "report/hardware_report.hpp"
 #include "report/model_report.hpp"
 #include "report/run_report.hpp"
+#include "report/trace.hpp"
 #include "scenario/catalog_loader.hpp"
 #include "scenario/model_source.hpp"
 #include "scenario/scenario.hpp"
@@ -78,13 +80,27 @@ void add_hw_command(CLI::App& app) {
   });
 }
 
+// Writes the trace, or says why there is none; a path it cannot write is bad input.
+void write_trace(const std::string& path, const scenario::RunSpec& spec, const report::Prediction* prediction) {
+  if (!prediction || !prediction->training)
+    throw InputError(Problem{{"dlsim run", 0, 0}, "--trace", path, "a training scenario that is simulated",
+                             "traces cover training steps; drop --trace for this scenario"});
+  std::ofstream out(path);
+  if (!out) throw InputError(Problem{{"dlsim run", 0, 0}, "--trace", path, "a writable file path", ""});
+  out << report::chrome_trace(prediction->training->trace,
+                              fmt::format("{} {} b{} on {} x {}", to_string(spec.workload.kind), spec.workload.model,
+                                          spec.workload.batch, spec.system.devices, spec.system.device));
+}
+
 void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "One prediction for a scenario");
   auto path = std::make_shared<std::string>();
   auto sets = std::make_shared<std::vector<std::string>>();
   auto format = std::make_shared<std::string>();
+  auto trace = std::make_shared<std::string>();
   cmd->add_option("scenario", *path, "scenario file (.toml)")->required();
   cmd->add_option("--set", *sets, "override a scenario key, e.g. --set workload.batch=64")->allow_extra_args(false);
+  cmd->add_option("--trace", *trace, "write the last simulated training step as a Chrome/Perfetto trace (JSON)");
   add_format(*cmd, *format, "every priced kernel of one step, with its source, as CSV");
   cmd->callback([=] {
     std::vector<scenario::Override> overrides;
@@ -101,7 +117,8 @@ void add_run_command(CLI::App& app) {
     const auto spec = scenario::load_scenario(*path, overrides, catalog);
     const auto model = scenario::load_model(spec.workload.model);
     report::check_memory(spec, model, catalog);
-    const auto prediction = predict(spec, model, catalog);
+    const auto prediction = predict(spec, model, catalog, !trace->empty());
+    if (!trace->empty()) write_trace(*trace, spec, prediction ? &*prediction : nullptr);
     std::cout << report::run_text(spec, model, catalog, prediction ? &*prediction : nullptr, kFormats.at(*format));
   });
 }

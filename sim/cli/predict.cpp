@@ -146,7 +146,7 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
 // one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
 // faster than they run (large batches; launch overhead is not modelled yet).
 report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph& model,
-                               const hardware::Catalog& catalog) {
+                               const hardware::Catalog& catalog, bool trace) {
   const GpuPricing pricing = gpu_pricing(spec.system.device, spec.system.profile, spec.system.allow_fallback, catalog);
   const perf::Profile& profile = pricing.profile;
   report::Prediction p;
@@ -161,16 +161,18 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
     p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                  type);
     const std::string& strategy = spec.training->strategy;
-    if (strategy == "allreduce")
+    if (strategy == "allreduce") {
       p.training = train::simulate_allreduce_training(
           p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
           {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps,
-           train::allreduce_from_string(spec.training->allreduce)});
-    else if (strategy == "ps_sync" || strategy == "ps_async")
-      p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model),
-                                               ps_spec(spec, catalog, strategy == "ps_sync", p.scaling));
-    else
-      p.training = train::simulate_training(p.plan, {1, 1}, kTrainingSteps);
+           train::allreduce_from_string(spec.training->allreduce), trace});
+    } else if (strategy == "ps_sync" || strategy == "ps_async") {
+      auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
+      ps.trace = trace;
+      p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model), ps);
+    } else {
+      p.training = train::simulate_training(p.plan, {1, 1, trace}, kTrainingSteps);
+    }
   } else {
     p.plan = perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
@@ -183,9 +185,9 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
 }  // namespace
 
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
-                                          const hardware::Catalog& catalog) {
+                                          const hardware::Catalog& catalog, bool trace) {
   if (!scenario::not_simulated_yet(spec).empty()) return std::nullopt;
-  if (spec.system.device != "cpu") return predict_gpu(spec, model, catalog);
+  if (spec.system.device != "cpu") return predict_gpu(spec, model, catalog, trace);
   if (spec.workload.precision != scenario::Precision::fp32)
     throw UnrunnableError(fmt::format("the CPU profiles time fp32 kernels only; workload.precision = \"{}\" has no "
                                       "calibration here",
@@ -210,7 +212,7 @@ std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const g
   if (spec.workload.kind == scenario::WorkloadKind::train) {
     p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times,
                                  profile.framework);
-    p.training = train::simulate_training(p.plan, {cores, threads}, kTrainingSteps);
+    p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
   } else {
     p.plan = perf::inference_plan(model, spec.workload.batch, threads, times, profile.framework);
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;

@@ -14,8 +14,9 @@ namespace dlsim::cli {
 
 // Nothing when the scenario is not simulated yet (scenario::not_simulated_yet says why).  Throws UnrunnableError when the
 // GPU has no profile, or a kernel has no basis and the fallback is not allowed.
+// `trace`: keep the last training step's events (train/trace.hpp) in the prediction.
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
-                                          const hardware::Catalog& catalog);
+                                          const hardware::Catalog& catalog, bool trace = false);
 
 // What prices kernels on one catalog GPU: its profile (the named one, or the GPU's own
 // under calibration/profiles/gpu/), and how it is carried to the GPU when measured on another.

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <simgrid/s4u.hpp>
+
+#include "core/units.hpp"
 
 #include "platform/engine.hpp"
 #include "platform/network_model.hpp"
@@ -16,12 +19,15 @@ using simgrid::s4u::SemaphorePtr;
 
 namespace {
 
+double now() { return simgrid::s4u::Engine::get_clock(); }
+
 // A GPU runs its kernels one after another, so what happens between two points where it
 // must tell or wait for the communicator is one execution: the kernels up to a bucket's
 // last gradient, and the update after the last bucket is reduced.  Exact, and it keeps a
 // 1,024-GPU step to a few thousand executions.
 struct Segment {
   double seconds = 0;
+  size_t first = 0, end = 0;  // the plan's calls it runs
   int buckets_ready = 0;      // buckets whose gradients exist at its end
   bool waits_for_reduction = false;  // starts only when the step's buckets are reduced (the update)
 };
@@ -33,17 +39,20 @@ std::vector<Segment> segments(const perf::StepPlan& plan, const std::vector<perf
     if (plan.calls[i].stage == perf::Stage::update && !out.back().waits_for_reduction) {
       out.push_back({});
       out.back().waits_for_reduction = true;
+      out.back().first = i;
     }
     out.back().seconds += plan.calls[i].answer.seconds;
+    out.back().end = i + 1;
     int ready = 0;
     while (next_bucket < buckets.size() && buckets[next_bucket].ready_after == i) ++ready, ++next_bucket;
     if (ready > 0) {
       out.back().buckets_ready = ready;
       out.push_back({});
+      out.back().first = out.back().end = i + 1;
     }
   }
   if (std::none_of(out.begin(), out.end(), [](const Segment& s) { return s.waits_for_reduction; }))
-    out.push_back({0, 0, true});
+    out.push_back({0, plan.calls.size(), plan.calls.size(), 0, true});
   return out;
 }
 
@@ -72,6 +81,7 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   for (size_t w = 0; w < gpus.size(); ++w) step_reduced.push_back(Semaphore::create(0));
 
   TrainingResult result;
+  result.trace.on = spec.trace;
   result.steps = spec.steps;
   result.devices = spec.gpus;
   for (const auto& b : buckets) result.communicated_bytes += b.bytes;
@@ -80,8 +90,10 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     simgrid::s4u::Actor::create("worker" + std::to_string(w), gpus[w], [&, w] {
       for (int step = 0; step < spec.steps; ++step) {
         size_t next_bucket = 0;
+        const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
         for (const auto& segment : work) {
           if (segment.waits_for_reduction) step_reduced[w]->acquire();
+          if (traced) result.trace.kernels("gpu" + std::to_string(w), plan, segment.first, segment.end, now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
           for (int b = 0; b < segment.buckets_ready; ++b) bucket_ready[next_bucket++]->release();
         }
@@ -92,7 +104,11 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     for (int step = 0; step < spec.steps; ++step) {
       for (size_t b = 0; b < buckets.size(); ++b) {
         for (size_t w = 0; w < gpus.size(); ++w) bucket_ready[b]->acquire();
+        const double start = now();
         allreduce.run(buckets[b].bytes);
+        if (step + 1 == spec.steps)
+          result.trace.add("all-reduce", fmt::format("bucket {} ({})", b, format_bytes(buckets[b].bytes)), start,
+                           now() - start);
       }
       for (auto& s : step_reduced) s->release();
     }

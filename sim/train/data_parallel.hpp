@@ -19,6 +19,7 @@ struct DataParallelSpec {
   int gpus = 1;   // the first `gpus` GPUs of the cluster, node by node
   int steps = 3;
   Allreduce allreduce = Allreduce::ring;
+  bool trace = false;  // keep the last step's events (trace.hpp)
 };
 
 // Simulates in this process's SimGrid engine (created here).

@@ -21,10 +21,13 @@ using simgrid::s4u::SemaphorePtr;
 
 namespace {
 
+double now() { return simgrid::s4u::Engine::get_clock(); }
+
 // A worker's compute between two points where gradients leave it; the optimizer's
 // update is the servers' work, so the plan's update calls are not a worker's.
 struct Segment {
   double seconds = 0;
+  size_t first = 0, end = 0;            // the plan's calls it runs (the update calls excepted)
   std::vector<size_t> gradients_ready;  // indices into the gradients, pushed at its end
 };
 
@@ -34,12 +37,16 @@ std::vector<Segment> worker_segments(const perf::StepPlan& plan, const std::vect
   for (size_t i = 0; i < plan.calls.size(); ++i) {
     if (plan.calls[i].stage == perf::Stage::update) continue;
     out.back().seconds += plan.calls[i].answer.seconds;
+    out.back().end = i + 1;
     bool any = false;
     while (next < gradients.size() && gradients[next].ready_after == i) {
       out.back().gradients_ready.push_back(next++);
       any = true;
     }
-    if (any) out.push_back({});
+    if (any) {
+      out.push_back({});
+      out.back().first = out.back().end = i + 1;
+    }
   }
   return out;
 }
@@ -105,10 +112,15 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     for (size_t w = 0; w < workers; ++w) applied[s].push_back(Semaphore::create(0));
   }
   std::vector<std::vector<double>> step_end(workers);
+  TrainingResult result;
+  result.trace.on = spec.trace;
 
   for (size_t w = 0; w < workers; ++w)
     simgrid::s4u::Actor::create("worker" + std::to_string(w), gpu[w], [&, w] {
+      const std::string track = "gpu" + std::to_string(w);
       for (int step = 0; step < spec.steps; ++step) {
+        const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
+        const double waiting = now();
         if (step > 0) {
           for (size_t s = 0; s < servers; ++s) applied[s][w]->acquire();
           // One flow per server carries all its variables (TensorFlow reads them in
@@ -118,8 +130,10 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
             if (bytes_on[s] > 0)
               pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(bytes_on[s])));
           for (auto& p : pulls) p->wait();
+          if (traced) result.trace.add(track + " pull", "wait for updates, pull weights", waiting, now() - waiting);
         }
         for (const auto& segment : work) {
+          if (traced) result.trace.kernels(track, plan, segment.first, segment.end, now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
           for (size_t g : segment.gradients_ready) {
             const auto s = static_cast<size_t>(server_of[g]);
@@ -148,6 +162,13 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
   auto update = [&](double bytes) {
     simgrid::s4u::this_actor::execute(bytes / spec.update_bytes_per_s * platform::kOpsPerSecond);
   };
+  // The last step's updates, traced on the server's track.
+  auto traced_update = [&](size_t s, int step, size_t gradient, double bytes) {
+    const double start = now();
+    update(bytes);
+    if (step + 1 == spec.steps && s < kMaxTracedDevices)
+      result.trace.add("ps" + std::to_string(s), "update " + gradients[gradient].layer, start, now() - start);
+  };
   for (size_t s = 0; s < servers; ++s)
     simgrid::s4u::Actor::create("server" + std::to_string(s), ps[s], [&, s] {
       std::vector<size_t> pushes_of_variable(gradients.size(), 0), applied_of_worker(workers, 0);
@@ -158,14 +179,14 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
           inbox[s].pop_front();
           const double bytes = gradients[push.gradient].bytes;
           if (!spec.synchronous) {
-            update(3 * bytes);  // read the gradient, read and write the weights
+            traced_update(s, step, push.gradient, 3 * bytes);  // read the gradient, read and write the weights
             if (++applied_of_worker[static_cast<size_t>(push.worker)] == variables_on[s]) {
               applied_of_worker[static_cast<size_t>(push.worker)] = 0;
               applied[s][static_cast<size_t>(push.worker)]->release();
             }
           } else if (++pushes_of_variable[push.gradient] == workers) {
             pushes_of_variable[push.gradient] = 0;
-            update((static_cast<double>(workers) + 2) * bytes);  // sum every worker's gradient, then apply
+            traced_update(s, step, push.gradient, (static_cast<double>(workers) + 2) * bytes);  // sum them, apply
           }
         }
         if (spec.synchronous)
@@ -174,7 +195,6 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     });
   engine->run();
 
-  TrainingResult result;
   result.steps = spec.steps;
   result.devices = spec.gpus;
   // Each worker's own period, from the end of its second step (the first that pulled) to

@@ -29,6 +29,7 @@ struct ParameterServerSpec {
   double rpc_bytes_per_s = 0;     // what one process's protocol stack moves per second
   double rpc_latency_s = 0;       // per request, both ends together
   double update_bytes_per_s = 0;  // a server's update through host memory
+  bool trace = false;             // keep the last step's events (trace.hpp)
 };
 
 // Which server holds each gradient's variables (greedy by size, largest first).

@@ -11,6 +11,7 @@ TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& spe
   auto engine = platform::make_engine();
   auto* host = platform::build_single_host("host", spec.cores);
   TrainingResult result;
+  result.trace.on = spec.trace;
   result.steps = steps;
   simgrid::s4u::Actor::create("trainer", host, [&] {
     for (int step = 0; step < steps; ++step) {
@@ -18,6 +19,7 @@ TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& spe
         const double start = simgrid::s4u::Engine::get_clock();
         simgrid::s4u::this_actor::thread_execute(host, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
         const double took = simgrid::s4u::Engine::get_clock() - start;
+        if (step + 1 == steps) result.trace.add("device", call.layer + " " + call.phase, start, took);
         (call.stage == perf::Stage::forward    ? result.forward_s
          : call.stage == perf::Stage::backward ? result.backward_s
                                                 : result.update_s) += took;

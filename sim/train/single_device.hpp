@@ -4,12 +4,14 @@
 // predicted.  Input comes from synthetic data already in memory (what the measured runs
 // used), so no loader competes for the cores.
 #include "perf/step_plan.hpp"
+#include "train/trace.hpp"
 
 namespace dlsim::train {
 
 struct HostSpec {
   int cores = 1;    // cores the host has
   int threads = 1;  // cores each kernel runs on
+  bool trace = false;  // keep the last step's events (trace.hpp)
 };
 
 struct TrainingResult {
@@ -21,6 +23,7 @@ struct TrainingResult {
   double update_s = 0;
   double exposed_communication_s = 0;  // per step: communication compute did not hide
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
+  Trace trace;                         // the last step, when asked for
 };
 
 // Simulates `steps` training steps in this process's SimGrid engine (created here: one

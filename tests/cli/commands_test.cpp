@@ -1,4 +1,7 @@
 // Valid commands succeed, print the keys DESIGN.md fixes, and are byte-identical run to run.
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,6 +88,33 @@ TEST(Commands, KernelSaysHowItWasPriced) {
   EXPECT_EQ(h100["source"], "scaled");
   EXPECT_LT(h100["seconds"].get<double>(), v100["seconds"].get<double>());
   EXPECT_NE(h100["scaling"].get<std::string>().find("v100-sxm2"), std::string::npos);
+}
+
+// --trace writes the last simulated step as a Chrome trace: every GPU's kernels, adding up
+// to its compute, and the all-reduce stream beside them.
+TEST(Commands, TraceHoldsEveryGpusKernelsAndTheAllreduce) {
+  const std::string path = ::testing::TempDir() + "dlsim_trace.json";
+  const auto r = dlsim::testing::run_command(
+      DLSIM_BINARY,
+      {"run", DLSIM_SOURCE_DIR "/scenarios/study_c_allreduce.toml", "--set", "system.devices=2", "--trace", path,
+       "--format", "json"},
+      false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto run_json = nlohmann::json::parse(r.output);
+  std::ifstream in(path);
+  const auto trace = nlohmann::json::parse(in);
+  std::map<int, std::string> track;
+  std::map<std::string, double> busy_us;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") track[e["tid"].get<int>()] = e["args"]["name"];
+    if (e["ph"] == "X") busy_us[track[e["tid"].get<int>()]] += e["dur"].get<double>();
+  }
+  const auto& stages = run_json["stages_s"];
+  const double compute_us =
+      1e6 * (stages["forward"].get<double>() + stages["backward"].get<double>() + stages["update"].get<double>());
+  for (const char* gpu : {"gpu0", "gpu1"}) EXPECT_NEAR(busy_us[gpu] / compute_us, 1.0, 1e-6) << gpu;
+  EXPECT_GT(busy_us["all-reduce"], 0);
+  std::remove(path.c_str());
 }
 
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
