@@ -110,6 +110,39 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
   return c;
 }
 
+std::string default_input_profile() {
+  return profile_dir() + "/input/torchvision-devbox-emerald-rapids-2vcpu.toml";
+}
+
+// The host's work per image (training.input): none for synthetic data or tensors already
+// in memory, else one JPEG decoded and augmented, timed by kernels/pytorch/input_bench.py
+// and carried to the instance's CPU by clock; the copy is the network's input tensor.
+train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::Graph& model,
+                                    const hardware::Catalog& catalog, const platform::ClusterSpec& cluster,
+                                    std::string& notes) {
+  train::InputPipeline in;
+  const auto& t = *spec.training;
+  if (t.input == "synthetic") return in;
+  in.synthetic = false;
+  in.batch = static_cast<int>(spec.workload.batch);
+  for (const auto& node : model.nodes())
+    if (node.kind == graph::OpKind::input) in.bytes_per_image = 4.0 * static_cast<double>(graph::elements(node.output));
+  in.workers = t.loader_workers > 0 ? t.loader_workers : std::max(1, cluster.host_cores / cluster.gpus_per_node);
+  if (t.input == "jpeg") {
+    const perf::Profile profile = scenario::load_profile(default_input_profile());
+    const auto it = profile.measured.find({"decode u8 w500 h375 s224 jpeg", "train", 1});
+    if (it == profile.measured.end())
+      throw UnrunnableError("the input profile " + default_input_profile() + " has no JPEG decode timing");
+    const auto* from = catalog.find_cpu(profile.cpu);
+    const auto* to = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
+    in.seconds_per_image = it->second.median_s * (from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0);
+    notes += fmt::format("{}input: {} per JPEG decoded and augmented on a core ({}, {}), {} loader cores per GPU",
+                         notes.empty() ? "" : "; ", format_time(in.seconds_per_image), profile.framework.name,
+                         profile.machine, in.workers);
+  }
+  return in;
+}
+
 std::string default_protocol_profile() { return profile_dir() + "/protocols/grpc-devbox-emerald-rapids-2vcpu.toml"; }
 
 // Parameter servers: gRPC's per-request and per-byte costs from the protocol profile (the
@@ -161,11 +194,17 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
     p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                  type);
     const std::string& strategy = spec.training->strategy;
-    if (strategy == "allreduce") {
+    const bool loaded = spec.training->input != "synthetic";
+    if (strategy == "allreduce" || (strategy == "single" && loaded)) {
+      const auto cluster = cluster_spec(spec, catalog);
       p.training = train::simulate_allreduce_training(
           p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
-          {cluster_spec(spec, catalog), spec.system.devices, kTrainingSteps,
-           train::allreduce_from_string(spec.training->allreduce), trace});
+          {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
+           input_pipeline(spec, model, catalog, cluster, p.scaling)});
+    } else if (loaded) {
+      throw UnrunnableError(fmt::format("training.input = \"{}\" is simulated with \"single\" and \"allreduce\", not "
+                                        "yet with parameter servers",
+                                        spec.training->input));
     } else if (strategy == "ps_sync" || strategy == "ps_async") {
       auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
       ps.trace = trace;

@@ -95,6 +95,7 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
   if (s.op == "transfer") return {0, double(s.get("b"))};  // a message: its payload's bytes
+  if (s.op == "decode") return {0, 3.0 * double(s.get("w")) * double(s.get("h"))};  // an image: its pixels' bytes
   if (is_optimizer(s.op)) {
     // Per element: FLOPs and words read or written by the update (weights, gradient, state).
     const std::map<std::string, std::pair<double, double>> per = {

@@ -107,7 +107,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
                           "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
-                          "published_by", "grpc_version", "endpoint"}) {
+                          "published_by", "grpc_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
@@ -131,6 +131,10 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     profile.device = "network";
     profile.framework.kernels_from = "framework";
     profile.framework.name = fmt::format("{}-{}", identity("framework"), identity("grpc_version"));
+  } else if (identity("framework") == "torchvision") {
+    // Images decoded and augmented on a CPU core (kernels/pytorch/input_bench.py).
+    profile.framework.kernels_from = "framework";
+    profile.framework.name = "torchvision-" + identity("torchvision_version") + "-input";
   } else if (profile.identity.count("framework")) {
     profile.framework.kernels_from = "framework";
     profile.framework.name = fmt::format("{}-{}-cpu-ops", identity("framework"), identity("torch_version"));

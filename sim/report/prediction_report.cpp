@@ -59,7 +59,8 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
     out["stages_s"] = {{"forward", t.forward_s},
                        {"backward", t.backward_s},
                        {"update", t.update_s},
-                       {"exposed_communication", t.exposed_communication_s}};
+                       {"exposed_communication", t.exposed_communication_s},
+                       {"input_stall", t.input_stall_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
     if (p.on_gpu)  // the share of the step a GPU spends in kernels
       out["gpu_utilization"] = (t.forward_s + t.backward_s + t.update_s) / step;
@@ -87,9 +88,10 @@ std::string prediction_table(const ordered_json& run) {
   if (run.contains("step_time_s")) {
     const auto& s = run["stages_s"];
     out += fmt::format("  step time {:.4g} s: forward {:.4g} s, backward {:.4g} s, update {:.4g} s, exposed "
-                       "communication {:.4g} s\n",
+                       "communication {:.4g} s, input stall {:.4g} s\n",
                        run["step_time_s"].get<double>(), s["forward"].get<double>(), s["backward"].get<double>(),
-                       s["update"].get<double>(), s["exposed_communication"].get<double>());
+                       s["update"].get<double>(), s["exposed_communication"].get<double>(),
+                       s["input_stall"].get<double>());
     if (run["devices"].get<int>() > 1)
       out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step\n",
                          run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),

@@ -38,6 +38,8 @@ struct TrainingSpec {
   double bucket_bytes = 25.0 * 1024 * 1024;  // gradients all-reduced together (PyTorch DDP's bucket_cap_mb = 25)
   int parameter_servers = 1;                 // server processes of the ps strategies
   std::string allreduce = "ring";            // "ring", "hierarchical", "tree"
+  std::string input = "synthetic";           // "synthetic", "memory", "jpeg"
+  int loader_workers = 0;                    // host cores per GPU preparing batches; 0: the node's share
 };
 
 // FP32 tensors of optimizer state per parameter: momentum keeps one, Adam two.

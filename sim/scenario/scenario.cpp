@@ -158,6 +158,8 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   t.bucket_bytes = r.quantity("bucket_size", UnitKind::bytes).value_or(t.bucket_bytes);
   t.parameter_servers = static_cast<int>(r.integer("parameter_servers", 1, 4096).value_or(t.parameter_servers));
   t.allreduce = r.choice("allreduce", {"ring", "hierarchical", "tree"}).value_or(t.allreduce);
+  t.input = r.choice("input", {"synthetic", "memory", "jpeg"}).value_or(t.input);
+  t.loader_workers = static_cast<int>(r.integer("loader_workers", 1, 1 << 12).value_or(0));
   if (!(t.bucket_bytes > 0)) r.problem("bucket_size", fmt::format("{}", t.bucket_bytes), "a positive size, e.g. \"25MiB\"");
   if (!strategy && system.devices > 1 && !r.has("strategy"))
     r.problem("strategy", "", fmt::format("is required with {} devices", system.devices),

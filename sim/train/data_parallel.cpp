@@ -72,13 +72,22 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   }
   const AllreducePlan allreduce(spec.allreduce, nodes);
   for (auto [a, b] : allreduce.routes()) cluster.connect(a, b);
+  const InputPipeline& input = spec.input;
+  if (!input.synthetic)
+    for (size_t w = 0; w < gpus.size(); ++w) cluster.connect(cluster.host(cluster.node_of(static_cast<int>(w))), gpus[w]);
   cluster.seal();
 
   // Workers signal each bucket's gradients; the communicator signals each worker when the
   // step's last bucket is reduced.
-  std::vector<SemaphorePtr> bucket_ready, step_reduced;
+  std::vector<SemaphorePtr> bucket_ready, step_reduced, batch_ready, slot_free;
   for (size_t b = 0; b < buckets.size(); ++b) bucket_ready.push_back(Semaphore::create(0));
-  for (size_t w = 0; w < gpus.size(); ++w) step_reduced.push_back(Semaphore::create(0));
+  for (size_t w = 0; w < gpus.size(); ++w) {
+    step_reduced.push_back(Semaphore::create(0));
+    batch_ready.push_back(Semaphore::create(0));
+    slot_free.push_back(Semaphore::create(input.prefetch));
+  }
+  std::vector<double> stalled(gpus.size(), 0.0);  // over the steps after the first
+  std::vector<double> step_end;                   // GPU 0's; the others end with it
 
   TrainingResult result;
   result.trace.on = spec.trace;
@@ -91,12 +100,35 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
       for (int step = 0; step < spec.steps; ++step) {
         size_t next_bucket = 0;
         const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
+        if (!input.synthetic) {  // take a prepared batch and copy it in
+          const double waiting = now();
+          batch_ready[w]->acquire();
+          slot_free[w]->release();
+          simgrid::s4u::Comm::sendto(cluster.host(cluster.node_of(static_cast<int>(w))), gpus[w],
+                                     static_cast<uint64_t>(input.batch * input.bytes_per_image));
+          if (step > 0) stalled[w] += now() - waiting;
+          if (traced) result.trace.add("gpu" + std::to_string(w) + " input", "wait for batch, copy in", waiting,
+                                       now() - waiting);
+        }
         for (const auto& segment : work) {
           if (segment.waits_for_reduction) step_reduced[w]->acquire();
           if (traced) result.trace.kernels("gpu" + std::to_string(w), plan, segment.first, segment.end, now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
           for (int b = 0; b < segment.buckets_ready; ++b) bucket_ready[next_bucket++]->release();
         }
+        if (w == 0) step_end.push_back(now());
+      }
+    });
+  }
+  for (size_t w = 0; w < gpus.size() && !input.synthetic; ++w) {
+    auto* host = cluster.host(cluster.node_of(static_cast<int>(w)));
+    simgrid::s4u::Actor::create("loader" + std::to_string(w), host, [&, w, host] {
+      for (int step = 0; step < spec.steps; ++step) {
+        slot_free[w]->acquire();
+        const double per_core = input.batch * input.seconds_per_image / input.workers;
+        if (per_core > 0)
+          simgrid::s4u::this_actor::thread_execute(host, per_core * platform::kOpsPerSecond, input.workers);
+        batch_ready[w]->release();
       }
     });
   }
@@ -114,13 +146,17 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     }
   });
   engine->run();
-  result.step_time_s = simgrid::s4u::Engine::get_clock() / spec.steps;
+  // The steady state: from the end of the first step (which waited for the first batch)
+  // to the end of the last.
+  result.step_time_s = spec.steps > 1 ? (step_end.back() - step_end.front()) / (spec.steps - 1) : step_end.back();
   for (const auto& call : plan.calls)
     (call.stage == perf::Stage::forward    ? result.forward_s
      : call.stage == perf::Stage::backward ? result.backward_s
                                             : result.update_s) += call.answer.seconds;
-  result.exposed_communication_s =
-      std::max(0.0, result.step_time_s - result.forward_s - result.backward_s - result.update_s);
+  if (spec.steps > 1)
+    for (double s : stalled) result.input_stall_s += s / (spec.steps - 1) / static_cast<double>(gpus.size());
+  result.exposed_communication_s = std::max(
+      0.0, result.step_time_s - result.forward_s - result.backward_s - result.update_s - result.input_stall_s);
   return result;
 }
 

@@ -14,15 +14,31 @@
 
 namespace dlsim::train {
 
+// Where a GPU's batches come from.  Synthetic data is made on the GPU and costs nothing;
+// otherwise a loader on the node's host prepares each batch (decoding and augmenting
+// every image, `seconds_per_image` of one core each, spread over `workers` cores that all
+// GPUs' loaders share), keeps up to `prefetch` batches ready, and the batch is copied to
+// the GPU over PCIe before its forward pass.
+struct InputPipeline {
+  bool synthetic = true;
+  int batch = 0;                 // images per GPU and step
+  double seconds_per_image = 0;  // host core time to prepare one (0: already prepared in memory)
+  double bytes_per_image = 0;    // copied to the GPU
+  int workers = 1;               // cores per GPU's loader
+  int prefetch = 2;
+};
+
 struct DataParallelSpec {
   platform::ClusterSpec cluster;
   int gpus = 1;   // the first `gpus` GPUs of the cluster, node by node
   int steps = 3;
   Allreduce allreduce = Allreduce::ring;
   bool trace = false;  // keep the last step's events (trace.hpp)
+  InputPipeline input;
 };
 
-// Simulates in this process's SimGrid engine (created here).
+// Simulates in this process's SimGrid engine (created here).  The step time is the steady
+// state, from the end of the first step to the end of the last.
 TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std::vector<perf::GradientBucket>& buckets,
                                            const DataParallelSpec& spec);
 

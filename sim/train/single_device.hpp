@@ -22,6 +22,7 @@ struct TrainingResult {
   double backward_s = 0;
   double update_s = 0;
   double exposed_communication_s = 0;  // per step: communication compute did not hide
+  double input_stall_s = 0;            // per step: waiting for the next batch and its copy
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
   Trace trace;                         // the last step, when asked for
 };

@@ -37,5 +37,23 @@ TEST(DataParallel, BucketsReduceInOrderWhileBackwardGoesOn) {
   EXPECT_DOUBLE_EQ(r.communicated_bytes, 200e6);
 }
 
+TEST(DataParallel, ALoaderSlowerThanTheGpuStallsEveryStep) {
+  // One GPU computing 50 ms a step; its loader has one core and spends 10 ms on each of
+  // the batch's 10 images, so a batch is ready every 100 ms: in the steady state the GPU
+  // waits 50 ms for each (the copy over a very fast PCIe costs nothing).
+  perf::StepPlan plan;
+  plan.calls = {call(perf::Stage::forward, 20e-3), call(perf::Stage::backward, 30e-3)};
+  DataParallelSpec spec;
+  spec.cluster = {1, 1, 1, 1, 1e15, 0, 1e9, 0};
+  spec.gpus = 1;
+  spec.steps = 4;
+  spec.input = {false, 10, 10e-3, 602112, 1, 2};
+  const TrainingResult r = simulate_allreduce_training(plan, {}, spec);
+  std::printf("step: expected 0.100000 s, simulated %.6f s; input stall: expected 0.050000 s, simulated %.6f s\n",
+              r.step_time_s, r.input_stall_s);
+  EXPECT_NEAR(r.step_time_s, 0.100, 1e-6);
+  EXPECT_NEAR(r.input_stall_s, 0.050, 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::train

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Times the host's share of an ImageNet input pipeline: one JPEG decoded and augmented.
+
+    /usr/bin/python3 kernels/pytorch/input_bench.py [--repetitions 5] [--min-time 0.2] --out RAW.json
+
+For a JPEG of ImageNet's typical size (500x375, quality 90; ImageNet's training images
+average about 400x350 and 110 KB), on one thread, as torchvision's ImageNet recipe does it:
+  train  decode, RandomResizedCrop(224), RandomHorizontalFlip, ToTensor, Normalize
+  eval   decode, Resize(256), CenterCrop(224), ToTensor, Normalize
+The image is synthetic but photographic in its statistics (smooth regions, edges, noise), so
+that JPEG's entropy decoding does a realistic amount of work; its size in bytes is in the
+context.  Rows are "decode u8 w500 h375 s224 jpeg | threads=1 | train" (or eval), one per
+repetition, the raw format `dlsim calibrate` reads.
+"""
+import argparse
+import io
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+import torch
+import torchvision
+from PIL import Image
+from torchvision import transforms
+
+WIDTH, HEIGHT, CROP = 500, 375, 224
+SIGNATURE = f"decode u8 w{WIDTH} h{HEIGHT} s{CROP} jpeg"
+MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+
+
+def photographic_jpeg():
+    """A deterministic 500x375 JPEG with the statistics of a photograph."""
+    rng = np.random.default_rng(0)
+    y, x = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+    image = np.stack([128 + 90 * np.sin(x / 37 + c) * np.cos(y / 23 - c) for c in range(3)], axis=-1)
+    for _ in range(40):  # objects: discs of flat colour with sharp edges
+        cx, cy, r = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT), rng.uniform(8, 60)
+        image[(x - cx) ** 2 + (y - cy) ** 2 < r * r] = rng.uniform(0, 255, 3)
+    image += rng.normal(0, 18, image.shape)  # sensor noise and texture
+    out = io.BytesIO()
+    Image.fromarray(np.clip(image, 0, 255).astype(np.uint8)).save(out, format="JPEG", quality=90)
+    return out.getvalue()
+
+
+def pipelines():
+    normalize = [transforms.ToTensor(), transforms.Normalize(MEAN, STD)]
+    return {
+        "train": transforms.Compose([transforms.RandomResizedCrop(CROP), transforms.RandomHorizontalFlip()] + normalize),
+        "eval": transforms.Compose([transforms.Resize(256), transforms.CenterCrop(CROP)] + normalize),
+    }
+
+
+def time_pipeline(jpeg, pipeline, repetitions, min_time):
+    def once():
+        image = Image.open(io.BytesIO(jpeg))
+        image = image.convert("RGB")
+        return pipeline(image)
+
+    for _ in range(3):
+        once()
+    times, iterations = [], 1
+    while True:  # enough calls per repetition to last min_time
+        start = time.perf_counter()
+        for _ in range(iterations):
+            once()
+        if time.perf_counter() - start >= min_time:
+            break
+        iterations *= 2
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        for _ in range(iterations):
+            once()
+        times.append((time.perf_counter() - start) / iterations)
+    return times, iterations
+
+
+def cpu_field(name):
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith(name):
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--min-time", type=float, default=0.2, help="seconds per repetition at least")
+    ap.add_argument("--out", required=True, help="Google Benchmark JSON to write")
+    a = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    jpeg = photographic_jpeg()
+    rows = []
+    for phase, pipeline in pipelines().items():
+        times, iterations = time_pipeline(jpeg, pipeline, a.repetitions, a.min_time)
+        for i, s in enumerate(times):
+            rows.append({"name": f"{SIGNATURE} | threads=1 | {phase}", "run_type": "iteration",
+                         "repetitions": a.repetitions, "repetition_index": i, "threads": 1,
+                         "iterations": iterations, "real_time": s * 1e6, "time_unit": "us"})
+        print(f"input_bench: {phase}: {sorted(times)[len(times) // 2] * 1e3:.2f} ms per image", file=sys.stderr)
+    context = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "host_name": platform.node(),
+        "executable": os.path.abspath(__file__),
+        "cpu_model": cpu_field("model name"),
+        "cpu_flags": cpu_field("flags"),
+        "cpu_logical_cores": str(os.cpu_count()),
+        "framework": "torchvision",
+        "torch_version": torch.__version__,
+        "torchvision_version": torchvision.__version__,
+        "pillow_version": Image.__version__,
+        "jpeg_bytes": str(len(jpeg)),
+        "threads": "1",
+    }
+    with open(a.out, "w") as f:
+        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
