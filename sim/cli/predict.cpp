@@ -102,7 +102,7 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
     c.gpus_per_pcie_switch = instance.gpus_per_pcie_switch;
     c.host_cores = instance.vcpus;
     if (instance.nvlink != "none") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;  // the catalog counts both directions
-    if (nic <= 0) nic = instance.network_bandwidth_Bps;
+    if (nic <= 0) nic = catalog.find_nic(instance.nic)->bandwidth_Bps;
   }
   c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;
   c.nic_Bps = nic > 0 ? nic : c.pcie_Bps;  // one node: the NIC carries nothing

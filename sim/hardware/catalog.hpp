@@ -79,7 +79,6 @@ struct Instance {
   int gpus_per_pcie_switch = 0;   // GPUs sharing one switch's uplink to the host
   std::string nvlink;             // "none", "hybrid-cube-mesh", "nvswitch"
   std::string nic;
-  double network_bandwidth_Bps = 0;
   double price_usd_per_hour = 0;
   std::string price_date;
   std::string billing;            // a BillingRule name

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <simgrid/plugins/load.h>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
@@ -38,6 +39,7 @@ Link* shared(simgrid::s4u::NetZone* zone, const std::string& name, double bandwi
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
   if (spec.nodes < 1 || spec.gpus_per_node < 1 || spec.gpus_per_pcie_switch < 1)
     throw std::invalid_argument("a cluster needs nodes, GPUs per node and GPUs per PCIe switch");
+  sg_link_load_plugin_init();
   zone_ = simgrid::s4u::create_full_zone("cluster");
   const int switches = (spec.gpus_per_node + spec.gpus_per_pcie_switch - 1) / spec.gpus_per_pcie_switch;
   for (int n = 0; n < spec.nodes; ++n) {
@@ -131,6 +133,26 @@ void Cluster::connect(Host* a, Host* b) {
   }
 }
 
-void Cluster::seal() { zone_->seal(); }
+void Cluster::seal() {
+  zone_->seal();
+  // A split-duplex link is two SimGrid links, NAME_UP and NAME_DOWN.
+  for (const auto* group : {&pcie_, &nvlink_, &uplinks_, &nics_})
+    for (const Link* l : *group)
+      for (const char* way : {"up", "down"}) {
+        const Link* half = Link::by_name(l->get_name() + (way[0] == 'u' ? "_UP" : "_DOWN"));
+        tracked_.emplace_back(l->get_name() + " " + way, half);
+      }
+  for (const auto& [host, l] : process_link_) tracked_.emplace_back(l->get_name(), l);
+  for (const auto& [name, l] : tracked_) sg_link_load_track(l);
+}
+
+std::vector<LinkUse> Cluster::busiest_links(size_t count) const {
+  std::vector<LinkUse> out;
+  for (const auto& [name, l] : tracked_)
+    out.push_back({name, sg_link_get_avg_load(l) / l->get_bandwidth()});
+  std::stable_sort(out.begin(), out.end(), [](const LinkUse& a, const LinkUse& b) { return a.utilization > b.utilization; });
+  if (out.size() > count) out.resize(count);
+  return out;
+}
 
 }  // namespace dlsim::platform

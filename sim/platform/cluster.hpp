@@ -31,6 +31,12 @@ class NetZone;
 
 namespace dlsim::platform {
 
+// How busy one direction of a link was, on average since the simulation began.
+struct LinkUse {
+  std::string link;        // "n0.nic up", "n1.gpu3.pcie down", "n0.ps1.stack"
+  double utilization = 0;  // bytes carried / (bandwidth x time)
+};
+
 struct ClusterSpec {
   int nodes = 1;
   int gpus_per_node = 1;
@@ -67,6 +73,9 @@ class Cluster {
   void connect(simgrid::s4u::Host* a, simgrid::s4u::Host* b);
   void seal();
 
+  // The `count` busiest link directions so far, busiest first (SimGrid's link-load plugin).
+  std::vector<LinkUse> busiest_links(size_t count) const;
+
  private:
   std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to) const;
   std::vector<std::pair<simgrid::s4u::Link*, bool>> hardware_path(simgrid::s4u::Host* from,
@@ -77,6 +86,7 @@ class Cluster {
   simgrid::s4u::NetZone* zone_ = nullptr;
   std::vector<simgrid::s4u::Host*> gpus_, hosts_;
   std::vector<simgrid::s4u::Link*> pcie_, nvlink_, uplinks_, nics_;  // per GPU, per GPU, per switch, per node
+  std::vector<std::pair<std::string, const simgrid::s4u::Link*>> tracked_;  // what busiest_links reports
   std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_, node_of_process_;
   std::unordered_map<const simgrid::s4u::Host*, simgrid::s4u::Link*> process_link_;
   std::set<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>> connected_;

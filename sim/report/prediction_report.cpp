@@ -62,6 +62,10 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                        {"exposed_communication", t.exposed_communication_s},
                        {"input_stall", t.input_stall_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
+    if (!t.busiest_links.empty()) {
+      out["busiest_links"] = ordered_json::array();
+      for (const auto& l : t.busiest_links) out["busiest_links"].push_back({{"link", l.link}, {"utilization", l.utilization}});
+    }
     if (p.on_gpu)  // the share of the step a GPU spends in kernels
       out["gpu_utilization"] = (t.forward_s + t.backward_s + t.update_s) / step;
   }
@@ -96,6 +100,13 @@ std::string prediction_table(const ordered_json& run) {
       out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step\n",
                          run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),
                          format_bytes(run["communicated_bytes_per_device"].get<double>()));
+    if (run.contains("busiest_links")) {
+      std::string links;
+      for (const auto& l : run["busiest_links"])
+        links += fmt::format("{}{} {:.0f}%", links.empty() ? "" : ", ", l["link"].get<std::string>(),
+                             100 * l["utilization"].get<double>());
+      out += "  busiest links: " + links + "\n";
+    }
   }
   if (run.contains("latency_ms")) {
     const auto& l = run["latency_ms"];

@@ -194,6 +194,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
       }
     });
   engine->run();
+  result.busiest_links = cluster.busiest_links(kBusiestLinks);
 
   result.steps = spec.steps;
   result.devices = spec.gpus;

@@ -4,6 +4,7 @@
 // predicted.  Input comes from synthetic data already in memory (what the measured runs
 // used), so no loader competes for the cores.
 #include "perf/step_plan.hpp"
+#include "platform/cluster.hpp"
 #include "train/trace.hpp"
 
 namespace dlsim::train {
@@ -13,6 +14,9 @@ struct HostSpec {
   int threads = 1;  // cores each kernel runs on
   bool trace = false;  // keep the last step's events (trace.hpp)
 };
+
+// Links reported by a multi-GPU simulation, busiest first.
+inline constexpr size_t kBusiestLinks = 5;
 
 struct TrainingResult {
   int steps = 0;
@@ -24,6 +28,7 @@ struct TrainingResult {
   double exposed_communication_s = 0;  // per step: communication compute did not hide
   double input_stall_s = 0;            // per step: waiting for the next batch and its copy
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
+  std::vector<platform::LinkUse> busiest_links;  // several GPUs: where the traffic went
   Trace trace;                         // the last step, when asked for
 };
 
