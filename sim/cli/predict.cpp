@@ -38,9 +38,11 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                   from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
 }
 
+// What the catalog's GPU can deliver: its peaks as far as its SMs can issue them.
 perf::GpuRates gpu_rates(const hardware::Gpu& g) {
-  return {g.name,          g.sm_count,          g.fp32_flops, g.fp16_flops, g.tf32_tensor_flops,
-          g.fp16_tensor_flops, g.memory_bandwidth_Bps};
+  const double e = g.issue_efficiency;
+  return {g.name,    g.sm_count, e * g.fp32_flops, e * g.fp16_flops, e * g.tf32_tensor_flops, e * g.fp16_tensor_flops,
+          g.memory_bandwidth_Bps};
 }
 
 std::string profile_dir() {

@@ -35,6 +35,10 @@ struct Gpu {
   std::string host_link;          // a PcieLink name
   double nvlink_bandwidth_Bps = 0;  // total per GPU, both directions; 0 without NVLink
   int nvlink_links = 0;
+  // The share of its peak arithmetic rate an SM can issue on dense kernels, where the
+  // architecture cannot feed all its cores (1 elsewhere): carried into the rate a kernel is
+  // scaled by when it moves between GPUs (sim/perf/gpu_roofline.hpp).
+  double issue_efficiency = 1.0;
   std::string source;
 };
 

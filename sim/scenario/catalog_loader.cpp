@@ -27,6 +27,7 @@ void read_gpu(TableReader& r, Catalog& c) {
   g.host_link = r.string("host_link", true).value_or("");
   g.nvlink_bandwidth_Bps = r.quantity("nvlink", UnitKind::bandwidth).value_or(0);
   g.nvlink_links = static_cast<int>(r.integer("nvlink_links", 0, 64).value_or(0));
+  g.issue_efficiency = r.number("issue_efficiency", 0.01, 1.0).value_or(1.0);
   g.source = r.string("source", true).value_or("");
   c.gpus.push_back(g);
 }
