@@ -1,6 +1,7 @@
-// How long dlsim takes to simulate one data-parallel training step of ResNet-50 (25 MB
-// buckets, ring all-reduce) on 8 to 1,024 GPUs: 8 V100s per node with NVLink, 100 Gbit/s
-// NICs.  SimGrid allows one engine per process, so every iteration simulates in a child
+// How long dlsim takes to simulate data-parallel training steps of ResNet-50 on 8 to
+// 1,024 GPUs: 8 V100s per node with NVLink, 100 Gbit/s NICs; ring all-reduce of 25 MB
+// buckets (one step), or synchronous parameter servers, one per node (the three steps a
+// parameter-server prediction simulates, for its steady state).  SimGrid allows one engine per process, so every iteration simulates in a child
 // process; the wall time includes the platform's construction, and the child's peak
 // memory is reported beside it (goal: 1,024 GPUs under 1 s, memory at most linear).
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include "perf/kernel_times.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
+#include "train/parameter_server.hpp"
 
 namespace {
 
@@ -22,6 +24,7 @@ using namespace dlsim;
 struct Workload {
   perf::StepPlan plan;
   std::vector<perf::GradientBucket> buckets;
+  std::vector<perf::Gradient> gradients;
 };
 
 Workload resnet50_on_v100() {
@@ -35,21 +38,23 @@ Workload resnet50_on_v100() {
   Workload w;
   w.plan = perf::training_plan(model, 64, "sgd_momentum", 1, times, profile.framework);
   w.buckets = perf::gradient_buckets(w.plan, model, 25.0 * 1024 * 1024);
+  w.gradients = perf::gradients(w.plan, model);
   return w;
 }
 
-void BM_RingStep(benchmark::State& state) {
-  const int gpus = static_cast<int>(state.range(0));
-  const Workload w = resnet50_on_v100();
-  train::DataParallelSpec spec;
-  spec.cluster = {std::max(1, gpus / 8), std::min(gpus, 8), 1, 8, 12.5e9, 150e9, 100e9 / 8, 5e-6};
-  spec.gpus = gpus;
-  spec.steps = 1;
+platform::ClusterSpec v100_nodes(int gpus) {
+  return {std::max(1, gpus / 8), std::min(gpus, 8), 1, 8, 12.5e9, 150e9, 100e9 / 8, 5e-6};
+}
+
+// Runs `simulate` in a child process (one SimGrid engine per process) and reports its
+// peak memory.
+template <typename F>
+void in_children(benchmark::State& state, F simulate) {
   long peak_kib = 0;
   for (auto _ : state) {
     const pid_t child = fork();
     if (child == 0) {
-      train::simulate_allreduce_training(w.plan, w.buckets, spec);
+      simulate();
       _exit(0);
     }
     int status = 0;
@@ -59,10 +64,34 @@ void BM_RingStep(benchmark::State& state) {
     peak_kib = std::max(peak_kib, usage.ru_maxrss);
   }
   state.counters["peak_rss_MiB"] = static_cast<double>(peak_kib) / 1024;
+}
+
+void BM_RingStep(benchmark::State& state) {
+  const int gpus = static_cast<int>(state.range(0));
+  const Workload w = resnet50_on_v100();
+  train::DataParallelSpec spec;
+  spec.cluster = v100_nodes(gpus);
+  spec.gpus = gpus;
+  spec.steps = 1;
+  in_children(state, [&] { train::simulate_allreduce_training(w.plan, w.buckets, spec); });
   state.counters["kernels_per_gpu"] = static_cast<double>(w.plan.calls.size());
 }
 
+void BM_ParameterServerSteps(benchmark::State& state) {
+  const int gpus = static_cast<int>(state.range(0));
+  const Workload w = resnet50_on_v100();
+  train::ParameterServerSpec spec;
+  spec.cluster = v100_nodes(gpus);
+  spec.gpus = gpus;
+  spec.servers = std::max(1, gpus / 8);
+  spec.rpc_bytes_per_s = 1.15e9;  // gRPC as calibrated on the development VM
+  spec.rpc_latency_s = 120e-6;
+  spec.update_bytes_per_s = 77e9;
+  in_children(state, [&] { train::simulate_ps_training(w.plan, w.gradients, spec); });
+}
+
 BENCHMARK(BM_RingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ParameterServerSteps)->Arg(8)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
