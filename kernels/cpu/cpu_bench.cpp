@@ -55,20 +55,6 @@ Options parse_options(int& argc, char** argv) {
   return o;
 }
 
-std::vector<std::string> read_signatures(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open signature file '" + path + "'");
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (std::string line; std::getline(in, line);) {
-    line.erase(0, line.find_first_not_of(" \t"));
-    line.erase(line.find_last_not_of(" \t\r") + 1);
-    if (line.empty() || line[0] == '#' || !seen.insert(line).second) continue;
-    out.push_back(line);
-  }
-  return out;
-}
-
 std::string cpu_field(const std::string& key) {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
@@ -141,7 +127,7 @@ int main(int argc, char** argv) {
   try {
     options = parse_options(argc, argv);
     if (options.signatures.empty()) throw std::runtime_error("--signatures FILE is required");
-    signatures = read_signatures(options.signatures);
+    signatures = dlsim::kernels::read_signatures(options.signatures);
   } catch (const std::exception& e) {
     std::cerr << "dlsim-cpu-bench: " << e.what() << "\n";
     return 2;

@@ -1,6 +1,8 @@
 #include "signature.hpp"
 
 #include <cctype>
+#include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,6 +51,20 @@ Signature parse_signature(const std::string& text) {
     }
   }
   return s;
+}
+
+std::vector<std::string> read_signatures(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open signature file '" + path + "'");
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (std::string line; std::getline(in, line);) {
+    line.erase(0, line.find_first_not_of(" \t"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (line.empty() || line[0] == '#' || !seen.insert(line).second) continue;
+    out.push_back(line);
+  }
+  return out;
 }
 
 }  // namespace dlsim::kernels

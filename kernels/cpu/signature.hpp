@@ -32,4 +32,8 @@ struct Signature {
 // Throws std::invalid_argument naming the bad word.
 Signature parse_signature(const std::string& text);
 
+// A signature file of the kernel benchmarks: one signature per line, blank lines and lines
+// starting with # skipped, each signature once.  Throws std::runtime_error when unreadable.
+std::vector<std::string> read_signatures(const std::string& path);
+
 }  // namespace dlsim::kernels

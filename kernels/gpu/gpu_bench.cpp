@@ -71,20 +71,6 @@ Cli parse_options(int& argc, char** argv) {
   return o;
 }
 
-std::vector<std::string> read_signatures(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open signature file '" + path + "'");
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (std::string line; std::getline(in, line);) {
-    line.erase(0, line.find_first_not_of(" \t"));
-    line.erase(line.find_last_not_of(" \t\r") + 1);
-    if (line.empty() || line[0] == '#' || !seen.insert(line).second) continue;
-    out.push_back(line);
-  }
-  return out;
-}
-
 // The case being measured, kept across the repetitions of its rows (Google Benchmark calls
 // the function once per repetition) so that the algorithm search and warm-up run once, and
 // freed when the next case starts.
@@ -197,7 +183,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> signatures;
   try {
     cli = parse_options(argc, argv);
-    if (!cli.signatures.empty()) signatures = read_signatures(cli.signatures);
+    if (!cli.signatures.empty()) signatures = dlsim::kernels::read_signatures(cli.signatures);
   } catch (const std::exception& e) {
     std::cerr << "dlsim-gpu-bench: " << e.what() << "\n";
     return 2;

@@ -14,9 +14,6 @@ repetition, the raw format `dlsim calibrate` reads.
 """
 import argparse
 import io
-import json
-import os
-import platform
 import sys
 import time
 
@@ -25,6 +22,8 @@ import torch
 import torchvision
 from PIL import Image
 from torchvision import transforms
+
+import benchmark_file
 
 WIDTH, HEIGHT, CROP = 500, 375, 224
 SIGNATURE = f"decode u8 w{WIDTH} h{HEIGHT} s{CROP} jpeg"
@@ -77,14 +76,6 @@ def time_pipeline(jpeg, pipeline, repetitions, min_time):
     return times, iterations
 
 
-def cpu_field(name):
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith(name):
-                return line.split(":", 1)[1].strip()
-    return "unknown"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repetitions", type=int, default=5)
@@ -97,28 +88,12 @@ def main():
     rows = []
     for phase, pipeline in pipelines().items():
         times, iterations = time_pipeline(jpeg, pipeline, a.repetitions, a.min_time)
-        for i, s in enumerate(times):
-            rows.append({"name": f"{SIGNATURE} | threads=1 | {phase}", "run_type": "iteration",
-                         "repetitions": a.repetitions, "repetition_index": i, "threads": 1,
-                         "iterations": iterations, "real_time": s * 1e6, "time_unit": "us"})
+        rows += benchmark_file.timing_rows(f"{SIGNATURE} | threads=1 | {phase}", times, 1, iterations)
         print(f"input_bench: {phase}: {sorted(times)[len(times) // 2] * 1e3:.2f} ms per image", file=sys.stderr)
-    context = {
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "host_name": platform.node(),
-        "executable": os.path.abspath(__file__),
-        "cpu_model": cpu_field("model name"),
-        "cpu_flags": cpu_field("flags"),
-        "cpu_logical_cores": str(os.cpu_count()),
-        "framework": "torchvision",
-        "torch_version": torch.__version__,
-        "torchvision_version": torchvision.__version__,
-        "pillow_version": Image.__version__,
-        "jpeg_bytes": str(len(jpeg)),
-        "threads": "1",
-    }
-    with open(a.out, "w") as f:
-        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
-        f.write("\n")
+    context = benchmark_file.machine_context(
+        __file__, framework="torchvision", torch_version=torch.__version__, torchvision_version=torchvision.__version__,
+        pillow_version=Image.__version__, jpeg_bytes=str(len(jpeg)), threads="1")
+    benchmark_file.write(a.out, context, rows)
     return 0
 
 

@@ -24,16 +24,15 @@ reported as an errored row; the others still run.
 """
 import argparse
 import ctypes
-import json
 import math
-import os
-import platform
 import re
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
+
+import benchmark_file
 
 
 def parse_signature(text):
@@ -249,17 +248,6 @@ def steady_state_allocator():
     return "glibc: mmap above 32 MiB, heap grown by 600 MiB and never trimmed"
 
 
-def cpu_field(key):
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def onednn_version():
     m = re.search(r"MKL-DNN v(\d+\.\d+\.\d+)", torch.__config__.show())
     return m.group(1) if m else "none"
@@ -312,28 +300,12 @@ def main():
                     rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
                                  "error_message": str(e)})
                     continue
-                for i, s in enumerate(times):
-                    rows.append({"name": prefix + phase, "run_type": "iteration", "repetitions": a.repetitions,
-                                 "repetition_index": i, "threads": t, "iterations": iterations,
-                                 "real_time": s * 1e6, "time_unit": "us"})
+                rows += benchmark_file.timing_rows(prefix + phase, times, t, iterations)
             print(f"torch_op_bench: {text} on {t} thread(s)", file=sys.stderr)
-    context = {
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "host_name": platform.node(),
-        "executable": os.path.abspath(__file__),
-        "cpu_model": cpu_field("model name"),
-        "cpu_flags": cpu_field("flags"),
-        "cpu_logical_cores": str(os.cpu_count()),
-        "framework": "pytorch",
-        "torch_version": torch.__version__,
-        "onednn_version": onednn_version(),
-        "threads": a.threads,
-        "mode": "training" if training else "inference",
-        "allocator": allocator,
-    }
-    with open(a.out, "w") as f:
-        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
-        f.write("\n")
+    context = benchmark_file.machine_context(
+        __file__, framework="pytorch", torch_version=torch.__version__, onednn_version=onednn_version(),
+        threads=a.threads, mode="training" if training else "inference", allocator=allocator)
+    benchmark_file.write(a.out, context, rows)
     return 0
 
 

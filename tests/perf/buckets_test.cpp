@@ -2,6 +2,7 @@
 
 #include "graph/zoo.hpp"
 #include "perf/buckets.hpp"
+#include "support/plan_calls.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -9,10 +10,10 @@ namespace {
 // A plan whose every call takes one microsecond: only the order matters here.
 StepPlan plan_of(const graph::Graph& g) {
   StepPlan plan;
-  for (const auto& node : g.nodes()) plan.calls.push_back({Stage::forward, node.name, "s", "fwd", {1e-6}});
+  for (const auto& node : g.nodes()) plan.calls.push_back(testing::call(Stage::forward, 1e-6, node.name));
   for (auto it = g.nodes().rbegin(); it != g.nodes().rend(); ++it)
-    plan.calls.push_back({Stage::backward, it->name, "s", "bwd_weights", {1e-6}});
-  plan.calls.push_back({Stage::update, "optimizer", "s", "update", {1e-6}});
+    plan.calls.push_back(testing::call(Stage::backward, 1e-6, it->name, "bwd_weights"));
+  plan.calls.push_back(testing::call(Stage::update, 1e-6, "optimizer", "update"));
   return plan;
 }
 

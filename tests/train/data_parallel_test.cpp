@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/plan_calls.hpp"
 #include "train/data_parallel.hpp"
 
 namespace dlsim::train {
 namespace {
 
-perf::KernelCall call(perf::Stage stage, double seconds) {
-  return {stage, "layer", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}};
-}
+using testing::call;
 
 TEST(DataParallel, BucketsReduceInOrderWhileBackwardGoesOn) {
   // Forward 10 ms; two backward kernels of 5 ms, each completing a 100 MB bucket; update

@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/plan_calls.hpp"
 #include "train/parameter_server.hpp"
 
 namespace dlsim::train {
 namespace {
 
-perf::KernelCall call(perf::Stage stage, double seconds) {
-  return {stage, "layer", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}};
-}
+using testing::call;
 
 // Two nodes of one GPU joined by 1 GB/s NICs; one server process on node 0; PCIe, the
 // protocol stacks and the update so fast that only the network counts.  A step computes

@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/plan_calls.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::train {
 namespace {
 
-perf::KernelCall call(perf::Stage stage, double seconds) {
-  return {stage, "layer", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}};
-}
+using testing::call;
 
 TEST(SingleDevice, StepTimeIsTheSumOfItsKernels) {
   perf::StepPlan plan;

@@ -1,0 +1,44 @@
+"""What the PyTorch-side benchmarks share: the machine's identity and the Google Benchmark
+JSON file dlsim reads (rows "<signature> | threads=<n> | <phase>", one per repetition)."""
+import json
+import os
+import platform
+import time
+
+
+def cpu_field(key):
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(key):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_context(executable, **extra):
+    """The context every raw file carries, plus the benchmark's own entries (all strings)."""
+    context = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "host_name": platform.node(),
+        "executable": os.path.abspath(executable),
+        "cpu_model": cpu_field("model name"),
+        "cpu_flags": cpu_field("flags"),
+        "cpu_logical_cores": str(os.cpu_count()),
+    }
+    context.update(extra)
+    return context
+
+
+def timing_rows(name, times, threads, iterations):
+    """One row per repetition, times in seconds."""
+    return [{"name": name, "run_type": "iteration", "repetitions": len(times), "repetition_index": i,
+             "threads": threads, "iterations": iterations, "real_time": s * 1e6, "time_unit": "us"}
+            for i, s in enumerate(times)]
+
+
+def write(path, context, rows):
+    with open(path, "w") as f:
+        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
+        f.write("\n")
