@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "graph/memory.hpp"
+#include "report/cost_report.hpp"
 #include "report/prediction_report.hpp"
 
 namespace dlsim::report {
@@ -103,6 +104,7 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
                    {"excludes", "framework workspace and allocator slack (calibrated per device)"}};
   if (prediction) {
     add_prediction(out, *prediction, spec.workload.batch);
+    add_cost(out, spec, catalog);
   } else {
     out["prediction"] = nullptr;
     out["prediction_status"] =
@@ -153,7 +155,8 @@ std::string run_text(const scenario::RunSpec& spec, const graph::Graph& model, c
                          ? fmt::format(" of {}", format_bytes(m["capacity_bytes"].get<double>()))
                          : "");
   for (const auto& note : model.notes()) out += fmt::format("  note: {}\n", note);
-  out += prediction ? prediction_table(j) : fmt::format("  prediction: {}\n", j["prediction_status"].get<std::string>());
+  out += prediction ? prediction_table(j) + cost_table(j)
+                    : fmt::format("  prediction: {}\n", j["prediction_status"].get<std::string>());
   return out;
 }
 

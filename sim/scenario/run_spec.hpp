@@ -53,12 +53,22 @@ struct ServingSpec {
   std::string client_instance;            // for "remote"
 };
 
+// A training job to be priced: its data, epochs, the other terms of study B's billed time,
+// and the billing rule (default: the instance's).
+struct JobSpec {
+  int64_t dataset_images = 0;
+  int epochs = 1;
+  double startup_s = 0, install_s = 0, data_load_s = 0, start_s = 0, verify_s = 0, save_data_s = 0, poweroff_s = 0;
+  std::string billing;
+};
+
 struct RunSpec {
   std::string source;       // the scenario file
   WorkloadSpec workload;
   SystemSpec system;
   std::optional<TrainingSpec> training;
   std::optional<ServingSpec> serving;
+  std::optional<JobSpec> job;
 };
 
 std::string to_string(WorkloadKind kind);

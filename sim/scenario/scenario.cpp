@@ -174,6 +174,20 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   return t;
 }
 
+JobSpec read_job(TableReader& r, const hardware::Catalog& catalog) {
+  JobSpec j;
+  j.dataset_images = r.integer("dataset", 1, int64_t{1} << 40, true).value_or(0);
+  j.epochs = static_cast<int>(r.integer("epochs", 1, 1 << 20).value_or(1));
+  for (auto [key, field] : {std::pair{"startup", &j.startup_s}, std::pair{"install", &j.install_s},
+                            std::pair{"data_load", &j.data_load_s}, std::pair{"start", &j.start_s},
+                            std::pair{"verify", &j.verify_s}, std::pair{"save_data", &j.save_data_s},
+                            std::pair{"poweroff", &j.poweroff_s}})
+    *field = r.quantity(key, UnitKind::time).value_or(0);
+  j.billing = r.choice("billing", catalog.billing_rule_names()).value_or("");
+  r.finish();
+  return j;
+}
+
 ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog) {
   ServingSpec s;
   s.deployment = r.choice("deployment", {"in-process", "local", "remote"}).value_or("in-process");
@@ -252,6 +266,12 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     spec.serving = read_serving(r, catalog);
   } else if (spec.workload.kind == WorkloadKind::infer) {
     spec.serving = ServingSpec{};
+  }
+  if (const auto* job = top.table("job")) {
+    TableReader r(*job, "job", problems, &sources);
+    if (spec.workload.kind != WorkloadKind::train) r.problem("", "", "the [job] section applies to training");
+    if (spec.system.instance.empty()) r.problem("", "", "a priced [job] needs system.instance (its price and billing)");
+    spec.job = read_job(r, catalog);
   }
   top.finish();
   problems.throw_if_any();

@@ -1,4 +1,5 @@
 // Valid commands succeed, print the keys DESIGN.md fixes, and are byte-identical run to run.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -115,6 +116,20 @@ TEST(Commands, TraceHoldsEveryGpusKernelsAndTheAllreduce) {
   for (const char* gpu : {"gpu0", "gpu1"}) EXPECT_NEAR(busy_us[gpu] / compute_us, 1.0, 1e-6) << gpu;
   EXPECT_GT(busy_us["all-reduce"], 0);
   std::remove(path.c_str());
+}
+
+// A priced job: study B's terms summed, rounded to the billing step, at the instance's price.
+TEST(Commands, AJobIsBilledByItsProvidersRule) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b_mnist_cpu.toml --format json";
+  const auto job = [&](const std::string& billing) {
+    const auto [code, out] = run(scenario + " --set job.billing=" + billing);
+    EXPECT_EQ(code, 0) << out;
+    return nlohmann::json::parse(out)["cost"]["job"];
+  };
+  const auto per_minute = job("azure-per-minute"), per_hour = job("aws-per-hour");
+  EXPECT_NEAR(per_minute["billed_s"].get<double>(), 60 * std::ceil(per_minute["t_sum_s"].get<double>() / 60), 1e-6);
+  EXPECT_EQ(per_hour["billed_s"].get<double>(), 3600 * std::ceil(per_hour["t_sum_s"].get<double>() / 3600));
+  EXPECT_GE(per_hour["usd"].get<double>(), per_minute["usd"].get<double>());
 }
 
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
