@@ -164,6 +164,9 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
   ps.cluster = cluster_spec(spec, catalog);
   ps.gpus = spec.system.devices;
   ps.servers = spec.training->parameter_servers;
+  ps.dedicated = spec.training->ps_hosts == "dedicated";
+  ps.greedy = spec.training->ps_placement == "greedy";
+  if (ps.dedicated) ps.cluster.server_nodes = ps.servers;  // one instance of the scenario's kind per server
   ps.synchronous = synchronous;
   ps.steps = kTrainingSteps;
   ps.rpc_latency_s = push->coefficients[0] * clock;

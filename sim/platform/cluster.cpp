@@ -56,6 +56,12 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
       if (spec.nvlink_Bps > 0) nvlink_.push_back(duplex(zone_, name + ".nvlink", spec.nvlink_Bps));
     }
   }
+  for (int n = spec.nodes; n < spec.nodes + spec.server_nodes; ++n) {
+    const std::string node = fmt::format("n{}", n);
+    hosts_.push_back(zone_->create_host(node + ".host", kOpsPerSecond)->set_core_count(spec.host_cores)->seal());
+    node_of_host_[hosts_.back()] = n;
+    nics_.push_back(duplex(zone_, node + ".nic", spec.nic_Bps, spec.nic_latency_s));
+  }
 }
 
 int Cluster::gpu_index(Host* h) const {

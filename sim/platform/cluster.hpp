@@ -46,6 +46,7 @@ struct ClusterSpec {
   double nvlink_Bps = 0;      // per GPU and direction; 0 without NVLink
   double nic_Bps = 0;         // per node and direction
   double nic_latency_s = 0;
+  int server_nodes = 0;       // further nodes of the same kind without GPUs (dedicated servers), after the others
 };
 
 class Cluster {
@@ -58,7 +59,7 @@ class Cluster {
   int gpu_count() const { return static_cast<int>(gpus_.size()); }
   const ClusterSpec& spec() const { return spec_; }
   simgrid::s4u::Host* gpu(int global_index) const { return gpus_[static_cast<size_t>(global_index)]; }
-  simgrid::s4u::Host* host(int node) const { return hosts_[static_cast<size_t>(node)]; }
+  simgrid::s4u::Host* host(int node) const { return hosts_[static_cast<size_t>(node)]; }  // GPU nodes, then server nodes
   int node_of(int global_gpu) const { return global_gpu / spec_.gpus_per_node; }
 
   // Processes whose messages cost CPU work at both ends (a gRPC stack): each has a link of

@@ -14,9 +14,14 @@ using nlohmann::ordered_json;
 void add_cost(ordered_json& out, const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
   if (spec.system.instance.empty() || !out.contains("throughput_images_per_s")) return;
   const auto& instance = catalog.instance(spec.system.instance);
-  const double usd_per_hour = instance.price_usd_per_hour * spec.system.nodes;
+  // Dedicated parameter servers rent an instance each, beside the workers' nodes.
+  const auto& t = spec.training;
+  const int nodes = spec.system.nodes + (t && t->strategy.rfind("ps_", 0) == 0 && t->ps_hosts == "dedicated"
+                                             ? t->parameter_servers
+                                             : 0);
+  const double usd_per_hour = instance.price_usd_per_hour * nodes;
   ordered_json cost{{"usd_per_hour", usd_per_hour},
-                    {"price", fmt::format("{} x {} at {:.4g} USD/h ({})", spec.system.nodes, instance.name,
+                    {"price", fmt::format("{} x {} at {:.4g} USD/h ({})", nodes, instance.name,
                                           instance.price_usd_per_hour, instance.price_date)}};
   const double images_per_s = out["throughput_images_per_s"].get<double>();
   if (spec.workload.kind == scenario::WorkloadKind::infer)

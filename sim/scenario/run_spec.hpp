@@ -37,6 +37,8 @@ struct TrainingSpec {
   std::string optimizer = "sgd_momentum";  // "sgd", "sgd_momentum", "adam"
   double bucket_bytes = 25.0 * 1024 * 1024;  // gradients all-reduced together (PyTorch DDP's bucket_cap_mb = 25)
   int parameter_servers = 1;                 // server processes of the ps strategies
+  std::string ps_hosts = "colocated";        // "colocated" with the workers, or "dedicated" instances
+  std::string ps_placement = "greedy";       // "greedy" by size, or "round_robin"
   std::string allreduce = "ring";            // "ring", "hierarchical", "tree"
   std::string input = "synthetic";           // "synthetic", "memory", "jpeg"
   int loader_workers = 0;                    // host cores per GPU preparing batches; 0: the node's share

@@ -157,6 +157,8 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   t.optimizer = r.choice("optimizer", {"sgd", "sgd_momentum", "adam"}).value_or(t.optimizer);
   t.bucket_bytes = r.quantity("bucket_size", UnitKind::bytes).value_or(t.bucket_bytes);
   t.parameter_servers = static_cast<int>(r.integer("parameter_servers", 1, 4096).value_or(t.parameter_servers));
+  t.ps_hosts = r.choice("ps_hosts", {"colocated", "dedicated"}).value_or(t.ps_hosts);
+  t.ps_placement = r.choice("ps_placement", {"greedy", "round_robin"}).value_or(t.ps_placement);
   t.allreduce = r.choice("allreduce", {"ring", "hierarchical", "tree"}).value_or(t.allreduce);
   t.input = r.choice("input", {"synthetic", "memory", "jpeg"}).value_or(t.input);
   t.loader_workers = static_cast<int>(r.integer("loader_workers", 1, 1 << 12).value_or(0));

@@ -59,7 +59,12 @@ struct Push {
 
 }  // namespace
 
-std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers) {
+std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy) {
+  if (!greedy) {
+    std::vector<int> server_of(gradients.size());
+    for (size_t g = 0; g < gradients.size(); ++g) server_of[g] = static_cast<int>(g % static_cast<size_t>(servers));
+    return server_of;
+  }
   std::vector<size_t> order(gradients.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(),
@@ -77,14 +82,17 @@ std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, i
 TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vector<perf::Gradient>& gradients,
                                     const ParameterServerSpec& spec) {
   if (spec.steps < 3) throw std::invalid_argument("a parameter-server simulation needs at least 3 steps");
+  if (spec.dedicated && spec.cluster.server_nodes < 1)
+    throw std::invalid_argument("dedicated parameter servers need cluster.server_nodes");
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
   platform::Cluster cluster(spec.cluster);
   const size_t workers = static_cast<size_t>(spec.gpus), servers = static_cast<size_t>(spec.servers);
   std::vector<Host*> gpu(workers), ps(servers);
   for (size_t s = 0; s < servers; ++s)
-    ps[s] = cluster.add_process(static_cast<int>(s) % spec.cluster.nodes, "ps" + std::to_string(s),
-                                spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+    ps[s] = cluster.add_process(spec.dedicated ? spec.cluster.nodes + static_cast<int>(s) % spec.cluster.server_nodes
+                                               : static_cast<int>(s) % spec.cluster.nodes,
+                                "ps" + std::to_string(s), spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
   for (size_t w = 0; w < workers; ++w) {
     gpu[w] = cluster.gpu(static_cast<int>(w));
     cluster.set_process_link(gpu[w], spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
@@ -92,7 +100,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
   }
   cluster.seal();
 
-  const std::vector<int> server_of = place_variables(gradients, spec.servers);
+  const std::vector<int> server_of = place_variables(gradients, spec.servers, spec.greedy);
   std::vector<size_t> variables_on(servers, 0);
   std::vector<double> bytes_on(servers, 0);
   for (size_t g = 0; g < gradients.size(); ++g) {

@@ -23,7 +23,9 @@ namespace dlsim::train {
 struct ParameterServerSpec {
   platform::ClusterSpec cluster;
   int gpus = 1;                   // the first `gpus` GPUs of the cluster
-  int servers = 1;                // server processes, round-robin over the nodes
+  int servers = 1;                // server processes, round-robin over the GPU nodes or the server nodes
+  bool dedicated = false;         // servers on cluster.server_nodes of their own, not beside the workers
+  bool greedy = true;             // variables placed greedily by size; false: round-robin in layer order
   bool synchronous = true;
   int steps = 3;
   double rpc_bytes_per_s = 0;     // what one process's protocol stack moves per second
@@ -32,8 +34,10 @@ struct ParameterServerSpec {
   bool trace = false;             // keep the last step's events (trace.hpp)
 };
 
-// Which server holds each gradient's variables (greedy by size, largest first).
-std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers);
+// Which server holds each gradient's variables: greedily by size, largest first onto the
+// least loaded (TensorFlow's GreedyLoadBalancingStrategy), or round-robin in the order
+// backward produces them (replica_device_setter's default).
+std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy = true);
 
 // Simulates in this process's SimGrid engine (created here); needs steps >= 3.  The step
 // time is the steady state: each worker's period from the end of its second step (the
