@@ -183,8 +183,8 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
 // one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
 // faster than they run (large batches; launch overhead is not modelled yet).
-report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph& model,
-                               const hardware::Catalog& catalog, bool trace) {
+report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& model,
+                             const hardware::Catalog& catalog) {
   const GpuPricing pricing = gpu_pricing(spec.system.device, spec.system.profile, spec.system.allow_fallback, catalog);
   const perf::Profile& profile = pricing.profile;
   report::Prediction p;
@@ -195,43 +195,44 @@ report::Prediction predict_gpu(const scenario::RunSpec& spec, const graph::Graph
   p.scaling = pricing.scaling;
   const perf::KernelTimes times(profile, pricing.options);
   const auto type = scenario::compute_type(spec.workload.precision);
-  if (spec.workload.kind == scenario::WorkloadKind::train) {
-    p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
-                                 type);
-    const std::string& strategy = spec.training->strategy;
-    const bool loaded = spec.training->input != "synthetic";
-    if (strategy == "allreduce" || (strategy == "single" && loaded)) {
-      const auto cluster = cluster_spec(spec, catalog);
-      p.training = train::simulate_allreduce_training(
-          p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
-          {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
-           input_pipeline(spec, model, catalog, cluster, p.scaling)});
-    } else if (loaded) {
-      throw UnrunnableError(fmt::format("training.input = \"{}\" is simulated with \"single\" and \"allreduce\", not "
-                                        "yet with parameter servers",
-                                        spec.training->input));
-    } else if (strategy == "ps_sync" || strategy == "ps_async") {
-      auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
-      ps.trace = trace;
-      p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model), ps);
-    } else {
-      p.training = train::simulate_training(p.plan, {1, 1, trace}, kTrainingSteps);
-    }
-  } else {
-    p.plan = perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
-    const int concurrency = spec.serving ? spec.serving->concurrency : 1;
-    p.inference = infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
-  }
+  p.plan = spec.workload.kind == scenario::WorkloadKind::train
+               ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
+                                     type)
+               : perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
   p.totals = p.plan.totals();
   return p;
 }
 
-}  // namespace
+void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                  bool trace, report::Prediction& p) {
+  if (spec.workload.kind != scenario::WorkloadKind::train) {
+    const int concurrency = spec.serving ? spec.serving->concurrency : 1;
+    p.inference = infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
+    return;
+  }
+  const std::string& strategy = spec.training->strategy;
+  const bool loaded = spec.training->input != "synthetic";
+  if (strategy == "allreduce" || (strategy == "single" && loaded)) {
+    const auto cluster = cluster_spec(spec, catalog);
+    p.training = train::simulate_allreduce_training(
+        p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
+        {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
+         input_pipeline(spec, model, catalog, cluster, p.scaling)});
+  } else if (loaded) {
+    throw UnrunnableError(fmt::format("training.input = \"{}\" is simulated with \"single\" and \"allreduce\", not "
+                                      "yet with parameter servers",
+                                      spec.training->input));
+  } else if (strategy == "ps_sync" || strategy == "ps_async") {
+    auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
+    ps.trace = trace;
+    p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model), ps);
+  } else {
+    p.training = train::simulate_training(p.plan, {1, 1, trace}, kTrainingSteps);
+  }
+}
 
-std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
-                                          const hardware::Catalog& catalog, bool trace) {
-  if (!scenario::not_simulated_yet(spec).empty()) return std::nullopt;
-  if (spec.system.device != "cpu") return predict_gpu(spec, model, catalog, trace);
+report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& model,
+                             const hardware::Catalog& catalog) {
   if (spec.workload.precision != scenario::Precision::fp32)
     throw UnrunnableError(fmt::format("the CPU profiles time fp32 kernels only; workload.precision = \"{}\" has no "
                                       "calibration here",
@@ -252,17 +253,40 @@ std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const g
   if (options.cpu) p.scaling = options.cpu->basis;
   const perf::KernelTimes times(profile, options);
   const int threads = spec.system.threads;
+  p.plan = spec.workload.kind == scenario::WorkloadKind::train
+               ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times,
+                                     profile.framework)
+               : perf::inference_plan(model, spec.workload.batch, threads, times, profile.framework);
+  p.totals = p.plan.totals();
+  return p;
+}
+
+void simulate_cpu(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool trace,
+                  report::Prediction& p) {
+  const int threads = spec.system.threads;
   const int cores = std::max(host_cores(spec, catalog), threads);
   if (spec.workload.kind == scenario::WorkloadKind::train) {
-    p.plan = perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times,
-                                 profile.framework);
     p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
   } else {
-    p.plan = perf::inference_plan(model, spec.workload.batch, threads, times, profile.framework);
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient});
   }
-  p.totals = p.plan.totals();
+}
+
+}  // namespace
+
+report::Prediction price(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog) {
+  return spec.system.device != "cpu" ? price_gpu(spec, model, catalog) : price_cpu(spec, model, catalog);
+}
+
+std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
+                                          const hardware::Catalog& catalog, bool trace) {
+  if (!scenario::not_simulated_yet(spec).empty()) return std::nullopt;
+  report::Prediction p = price(spec, model, catalog);
+  if (p.on_gpu)
+    simulate_gpu(spec, model, catalog, trace, p);
+  else
+    simulate_cpu(spec, catalog, trace, p);
   return p;
 }
 

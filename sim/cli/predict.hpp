@@ -14,6 +14,10 @@ namespace dlsim::cli {
 
 // Nothing when the scenario is not simulated yet (scenario::not_simulated_yet says why).  Throws UnrunnableError when the
 // GPU has no profile, or a kernel has no basis and the fallback is not allowed.
+// Everything a prediction knows before it simulates: the profile and the step's kernels,
+// priced (p.plan, p.totals): one device's compute alone, a bound no simulation beats.
+report::Prediction price(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog);
+
 // `trace`: keep the last training step's events (train/trace.hpp) in the prediction.
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
                                           const hardware::Catalog& catalog, bool trace = false);
