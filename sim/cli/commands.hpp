@@ -13,5 +13,6 @@ void add_calibrate_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_kernel_command(CLI::App& app);
 void add_sweep_commands(CLI::App& app);
+void add_plan_command(CLI::App& app);
 
 }  // namespace dlsim::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   dlsim::cli::add_validate_command(app);
   dlsim::cli::add_kernel_command(app);
   dlsim::cli::add_sweep_commands(app);
+  dlsim::cli::add_plan_command(app);
   // CLI11 would say only "a subcommand is required"; name the unknown one instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> commands;

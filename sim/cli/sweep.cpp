@@ -18,15 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/predict.hpp"
+#include "cli/point.hpp"
 #include "core/error.hpp"
 #include "core/text_file.hpp"
 #include "plan/sweep.hpp"
 #include "plan/sweep_records.hpp"
-#include "report/run_report.hpp"
-#include "scenario/catalog_loader.hpp"
-#include "scenario/model_source.hpp"
-#include "scenario/scenario.hpp"
 
 namespace dlsim::cli {
 namespace {
@@ -48,29 +44,6 @@ ordered_json manifest(const SweepOptions& o, const std::vector<plan::Vary>& vari
   return {{"scenario", o.scenario}, {"set", o.sets}, {"vary", vary}, {"shard", o.shard}};
 }
 
-// One point, predicted in this (child) process: its exit code and its record's body.
-plan::PointRecord predict_point(const SweepOptions& o, const plan::SweepPoint& point) {
-  plan::PointRecord r{point, 0, "", {}};
-  try {
-    std::vector<scenario::Override> overrides;
-    for (const auto& s : o.sets) overrides.push_back(scenario::parse_override(s));
-    for (const auto& [k, v] : point.values) overrides.push_back(scenario::parse_override(k + "=" + v));
-    const auto& catalog = scenario::builtin_catalog();
-    const auto spec = scenario::load_scenario(o.scenario, overrides, catalog);
-    const auto model = scenario::load_model(spec.workload.model);
-    report::check_memory(spec, model, catalog);
-    const auto prediction = predict(spec, model, catalog);
-    r.metrics = plan::sweep_metrics(report::run_json(spec, model, catalog, prediction ? &*prediction : nullptr));
-  } catch (const InputError& e) {
-    r.exit_code = 2, r.error = e.what();
-  } catch (const UnrunnableError& e) {
-    r.exit_code = 3, r.error = e.what();
-  } catch (const std::exception& e) {
-    r.exit_code = 1, r.error = e.what();
-  }
-  return r;
-}
-
 struct Running {
   plan::SweepPoint point;
   int fd = -1;
@@ -87,7 +60,7 @@ std::pair<pid_t, Running> start(const SweepOptions& o, const plan::SweepPoint& p
   if (pid < 0) throw std::runtime_error("cannot fork");
   if (pid == 0) {
     close(fds[0]);
-    const std::string line = plan::to_json_line(predict_point(o, point));
+    const std::string line = plan::to_json_line(predict_point(o.scenario, o.sets, point));
     for (size_t done = 0; done < line.size();) {
       const ssize_t n = write(fds[1], line.data() + done, line.size() - done);
       if (n <= 0) _exit(1);

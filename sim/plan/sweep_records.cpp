@@ -17,7 +17,7 @@ const char* const kMetrics[] = {"throughput_images_per_s", "step_time_s",       
                                 "gpu_utilization",         "latency_ms.p50",      "latency_ms.p99",
                                 "memory.per_device_bytes", "stages_s.exposed_communication",
                                 "stages_s.input_stall",    "cost.usd_per_hour",   "cost.usd_per_million_images",
-                                "cost.job.billed_s",       "cost.job.usd"};
+                                "cost.job.t_sum_s",        "cost.job.billed_s",   "cost.job.usd"};
 
 const json* find(const json& doc, const std::string& dotted) {
   const json* at = &doc;
@@ -62,6 +62,29 @@ std::string to_json_line(const PointRecord& r) {
   return line.dump() + "\n";
 }
 
+namespace {
+
+bool is_record(const json& j) { return j.is_object() && j.contains("index") && j.contains("values") && j.contains("exit_code"); }
+
+PointRecord from_json(const json& j) {
+  PointRecord r;
+  r.point.index = j["index"].get<size_t>();
+  for (const auto& [k, v] : j["values"].items()) r.point.values.emplace_back(k, v.get<std::string>());
+  r.exit_code = j["exit_code"].get<int>();
+  r.error = j.value("error", std::string());
+  if (j.contains("metrics"))
+    for (const auto& [k, v] : j["metrics"].items()) r.metrics[k] = v.get<double>();
+  return r;
+}
+
+}  // namespace
+
+PointRecord read_record_line(const std::string& line) {
+  const json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !is_record(j)) return PointRecord{{}, 1, "no record: " + line.substr(0, 200), {}};
+  return from_json(j);
+}
+
 std::map<size_t, PointRecord> read_records(const std::string& path) {
   std::map<size_t, PointRecord> out;
   std::ifstream in(path);
@@ -70,16 +93,10 @@ std::map<size_t, PointRecord> read_records(const std::string& path) {
     ++line_no;
     if (line.empty()) continue;
     const json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.contains("index") || !j.contains("values") || !j.contains("exit_code"))
+    if (j.is_discarded() || !is_record(j))
       throw InputError(Problem{{path, line_no, 0}, "", line.substr(0, 60), "a point record written by dlsim sweep",
                                "remove the damaged line and run the sweep again: it resumes"});
-    PointRecord r;
-    r.point.index = j["index"].get<size_t>();
-    for (const auto& [k, v] : j["values"].items()) r.point.values.emplace_back(k, v.get<std::string>());
-    r.exit_code = j["exit_code"].get<int>();
-    r.error = j.value("error", std::string());
-    if (j.contains("metrics"))
-      for (const auto& [k, v] : j["metrics"].items()) r.metrics[k] = v.get<double>();
+    PointRecord r = from_json(j);
     out[r.point.index] = std::move(r);
   }
   return out;

@@ -27,6 +27,8 @@ struct PointRecord {
 std::map<std::string, double> sweep_metrics(const nlohmann::json& run);
 
 std::string to_json_line(const PointRecord& record);
+// One line as to_json_line writes it; a line that is not one is a record of exit code 1.
+PointRecord read_record_line(const std::string& line);
 // Reads points.jsonl; a line that is not a record is an InputError naming file and line.
 std::map<size_t, PointRecord> read_records(const std::string& path);
 // points.jsonl, in index order.

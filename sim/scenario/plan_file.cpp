@@ -1,0 +1,50 @@
+#include "scenario/plan_file.hpp"
+
+#include <filesystem>
+
+#include "scenario/toml_reader.hpp"
+
+namespace dlsim::scenario {
+
+PlanSpec load_plan(const std::string& path) {
+  const toml::table root = parse_document(read_text_file(path, "a readable plan file", "see scenarios/README.md"), path);
+  ProblemList problems;
+  TableReader top(root, "", problems);
+  PlanSpec p;
+  if (auto s = top.string("scenario", true))
+    p.scenario = (std::filesystem::path(path).parent_path() / *s).lexically_normal().string();
+  p.goal = top.choice("goal", {"cheapest", "fastest"}).value_or(p.goal);
+  if (const auto* t = top.table("target")) {
+    TableReader r(*t, "target", problems);
+    p.deadline_s = r.quantity("deadline", UnitKind::time).value_or(0);
+    p.min_throughput = r.number("min_throughput", 0, 1e12).value_or(0);
+    p.max_p99_s = r.quantity("max_p99", UnitKind::time).value_or(0);
+    p.budget_usd = r.number("budget", 0, 1e12).value_or(0);
+    r.finish();
+  }
+  if (const auto* space = top.table("space")) {
+    for (const auto& [key, node] : *space) {
+      plan::Vary v{std::string(key.str()), {}};
+      if (const auto* values = node.as_array(); values && !values->empty()) {
+        for (const auto& value : *values) {
+          if (value.is_string()) v.values.push_back(value.as_string()->get());
+          else if (value.is_integer()) v.values.push_back(std::to_string(value.as_integer()->get()));
+          else if (value.is_boolean()) v.values.push_back(value.as_boolean()->get() ? "true" : "false");
+          else if (value.is_floating_point()) v.values.push_back(show(value));
+        }
+      }
+      if (v.values.empty())
+        problems.add(Problem{location_of(node), "space." + v.key, show(node),
+                             "a non-empty list of values (strings, numbers or booleans)", "e.g. [1, 2, 4, 8]"});
+      else
+        p.space.push_back(std::move(v));
+    }
+  } else {
+    top.problem("space", "", "a [space] table of scenario keys and their values");
+  }
+  top.finish();
+  problems.throw_if_any();
+  return p;
+}
+
+}  // namespace dlsim::scenario

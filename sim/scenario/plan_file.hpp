@@ -1,0 +1,29 @@
+#pragma once
+// A plan file (`dlsim plan PLAN.toml`): a scenario, the space of configurations to search
+// and what the answer must meet.
+//   scenario = "../scenarios/study_c_allreduce.toml"    relative to the plan file
+//   goal     = "cheapest" | "fastest"                    cheapest meeting the targets, or
+//                                                        fastest within them (and the budget)
+//   [target]  deadline (time, a training job's billed t_sum), min_throughput (images/s),
+//             max_p99 (time, serving), budget (USD: per job, or per hour when serving)
+//   [space]   "scenario.key" = [values, ...], any scenario keys; the product is searched
+#include <string>
+#include <vector>
+
+#include "plan/sweep.hpp"
+
+namespace dlsim::scenario {
+
+struct PlanSpec {
+  std::string scenario;  // resolved against the plan file's folder
+  std::string goal = "cheapest";
+  double deadline_s = 0;        // 0: none
+  double min_throughput = 0;    // images/s; 0: none
+  double max_p99_s = 0;         // 0: none
+  double budget_usd = 0;        // 0: none
+  std::vector<plan::Vary> space;
+};
+
+PlanSpec load_plan(const std::string& path);
+
+}  // namespace dlsim::scenario
