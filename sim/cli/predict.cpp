@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
+#include "infer/served.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
 #include "train/parameter_server.hpp"
@@ -147,19 +148,37 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
 
 std::string default_protocol_profile() { return profile_dir() + "/protocols/grpc-devbox-emerald-rapids-2vcpu.toml"; }
 
-// Parameter servers: gRPC's per-request and per-byte costs from the protocol profile (the
-// push fit), carried to the instance's CPU by clock; a server's update at the CPU's memory
-// bandwidth.  Says what it assumed in `notes`.
-train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
-                                   std::string& notes) {
+// gRPC's cost per request and per byte (the protocol profile's push fit), carried to the
+// instance's CPU by clock; says what it assumed in `notes`.
+struct RpcCosts {
+  double latency_s = 0;
+  double bytes_per_s = 0;
+  const hardware::Cpu* cpu = nullptr;  // the instance's, when known
+};
+
+RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, std::string& notes) {
   const perf::Profile protocol = scenario::load_profile(default_protocol_profile());
   const perf::FitModel* push = nullptr;
   for (const auto& f : protocol.fits)
     if (f.op == "transfer" && f.phase == "push") push = &f;
   if (!push) throw UnrunnableError("the protocol profile " + default_protocol_profile() + " has no push fit");
   const auto* from = catalog.find_cpu(protocol.cpu);
-  const auto* to = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
-  const double clock = from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0;
+  RpcCosts c;
+  c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
+  const double clock = from && c.cpu ? from->base_clock_Hz / c.cpu->base_clock_Hz : 1.0;
+  c.latency_s = push->coefficients[0] * clock;
+  c.bytes_per_s = 1 / (push->coefficients[1] * clock);
+  notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}, by clock to {})",
+                       notes.empty() ? "" : "; ", protocol.framework.name, format_time(c.latency_s), c.bytes_per_s / 1e9,
+                       protocol.machine, protocol.cpu, c.cpu ? c.cpu->name : "the same CPU");
+  return c;
+}
+
+// Parameter servers: gRPC between every worker and server process; a server's update at
+// the CPU's memory bandwidth.
+train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
+                                   std::string& notes) {
+  const RpcCosts rpc = rpc_costs(spec, catalog, notes);
   train::ParameterServerSpec ps;
   ps.cluster = cluster_spec(spec, catalog);
   ps.gpus = spec.system.devices;
@@ -169,14 +188,10 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
   if (ps.dedicated) ps.cluster.server_nodes = ps.servers;  // one instance of the scenario's kind per server
   ps.synchronous = synchronous;
   ps.steps = kTrainingSteps;
-  ps.rpc_latency_s = push->coefficients[0] * clock;
-  ps.rpc_bytes_per_s = 1 / (push->coefficients[1] * clock);
-  ps.update_bytes_per_s = to ? to->memory_bandwidth_Bps : 1 / push->coefficients[1];
-  notes += fmt::format("{}parameter servers over {} ({} per request, {:.2f} GB/s per process, from {} on {}, by "
-                       "clock to {}); updates at {:.0f} GB/s",
-                       notes.empty() ? "" : "; ", protocol.framework.name, format_time(ps.rpc_latency_s),
-                       ps.rpc_bytes_per_s / 1e9, protocol.machine, protocol.cpu, to ? to->name : "the same CPU",
-                       ps.update_bytes_per_s / 1e9);
+  ps.rpc_latency_s = rpc.latency_s;
+  ps.rpc_bytes_per_s = rpc.bytes_per_s;
+  ps.update_bytes_per_s = rpc.cpu ? rpc.cpu->memory_bandwidth_Bps : rpc.bytes_per_s;
+  notes += fmt::format("; parameter-server updates at {:.0f} GB/s", ps.update_bytes_per_s / 1e9);
   return ps;
 }
 
@@ -203,11 +218,48 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
+// Serving over gRPC (study A's local and remote deployments): the protocol profile's push
+// costs on every process's stack; inputs in the workload's precision, 1,000 fp32 logits
+// back per image; a remote client across the slower of the two instances' NICs.
+infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
+                                           const hardware::Catalog& catalog, const perf::StepPlan& forward,
+                                           std::string& notes) {
+  const auto& s = *spec.serving;
+  if (s.protocol != "grpc")
+    throw UnrunnableError(fmt::format("serving.protocol = \"{}\" has no calibration yet (kernels/net measures gRPC); "
+                                      "use \"grpc\"",
+                                      s.protocol));
+  const RpcCosts rpc = rpc_costs(spec, catalog, notes);
+  infer::ServedSpec served;
+  served.cluster = cluster_spec(spec, catalog);
+  served.cluster.nodes = 1;
+  served.remote = s.deployment == "remote";
+  if (served.remote) {
+    served.cluster.server_nodes = 1;
+    const auto& client = catalog.instance(s.client_instance);
+    served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->bandwidth_Bps);
+  }
+  const bool async = s.mode == "async";
+  served.clients = async ? 1 : s.concurrency;
+  served.in_flight = async ? s.concurrency : 1;
+  served.requests_per_client = kRequestsPerClient;
+  served.rpc_bytes_per_s = rpc.bytes_per_s;
+  served.rpc_latency_s = rpc.latency_s;
+  const double word = graph::bytes_per_element(scenario::compute_type(spec.workload.precision));
+  for (const auto& node : model.nodes())
+    if (node.kind == graph::OpKind::input) served.request_bytes = word * static_cast<double>(graph::elements(node.output));
+  served.request_bytes *= static_cast<double>(spec.workload.batch);
+  served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
+  return infer::simulate_served(forward, served);
+}
+
 void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                   bool trace, report::Prediction& p) {
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
-    p.inference = infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
+    p.inference = spec.serving && spec.serving->deployment != "in-process"
+                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
+                      : infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
     return;
   }
   const std::string& strategy = spec.training->strategy;

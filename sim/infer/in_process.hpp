@@ -21,6 +21,9 @@ struct InferenceResult {
   double makespan_s = 0;
   double forward_s = 0;              // one forward pass
   std::vector<double> latencies_s;   // per request, in completion order
+  // Served over a protocol (served.hpp): means per request of sending it, waiting in the
+  // server's queue, copies and forward pass on the GPU, receiving the answer; 0 in-process.
+  double send_s = 0, queue_s = 0, compute_s = 0, receive_s = 0;
 };
 
 InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProcessSpec& spec);

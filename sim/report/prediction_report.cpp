@@ -80,6 +80,11 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                          {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
     if (p.on_gpu) out["gpu_utilization"] = r.forward_s * r.requests / r.makespan_s;
+    if (r.send_s + r.queue_s + r.compute_s + r.receive_s > 0)
+      out["breakdown_ms"] = {{"send", 1e3 * r.send_s},
+                             {"server_queue", 1e3 * r.queue_s},
+                             {"compute", 1e3 * r.compute_s},
+                             {"receive", 1e3 * r.receive_s}};
   }
   out["provenance"] = provenance(p);
 }
@@ -112,6 +117,12 @@ std::string prediction_table(const ordered_json& run) {
     const auto& l = run["latency_ms"];
     out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
                        l["p90"].get<double>(), l["p99"].get<double>());
+    if (run.contains("breakdown_ms")) {
+      const auto& b = run["breakdown_ms"];
+      out += fmt::format("  per request: send {:.4g} ms, server queue {:.4g} ms, compute {:.4g} ms, receive {:.4g} ms\n",
+                         b["send"].get<double>(), b["server_queue"].get<double>(), b["compute"].get<double>(),
+                         b["receive"].get<double>());
+    }
   }
   const auto& p = run["provenance"];
   std::string shares;

@@ -21,8 +21,9 @@ std::string not_simulated_yet(const RunSpec& spec) {
   if (!gpu_distributed && (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single")))
     return fmt::format("{} devices{} are not simulated yet (one device is)", spec.system.devices,
                        spec.training ? fmt::format(" with training.strategy = \"{}\"", spec.training->strategy) : "");
-  if (spec.serving && spec.serving->deployment != "in-process")
-    return fmt::format("serving.deployment = \"{}\" is not simulated yet (\"in-process\" is)",
+  if (spec.serving && spec.serving->deployment != "in-process" && spec.system.device == "cpu")
+    return fmt::format("serving.deployment = \"{}\" on CPUs is not simulated yet (\"in-process\" is, and GPUs "
+                       "over gRPC)",
                        spec.serving->deployment);
   return "";
 }

@@ -1,0 +1,94 @@
+#include "infer/served.hpp"
+
+#include <deque>
+
+#include <simgrid/s4u.hpp>
+
+#include "platform/engine.hpp"
+#include "platform/network_model.hpp"
+#include "platform/single_host.hpp"
+
+namespace dlsim::infer {
+
+using simgrid::s4u::Comm;
+using simgrid::s4u::Semaphore;
+using simgrid::s4u::SemaphorePtr;
+
+namespace {
+
+double now() { return simgrid::s4u::Engine::get_clock(); }
+
+struct Request {
+  double arrived_s = 0;        // in the server's queue
+  double served_s = 0;         // answer ready on the server
+  SemaphorePtr done;
+};
+
+}  // namespace
+
+InferenceResult simulate_served(const perf::StepPlan& forward, const ServedSpec& spec) {
+  auto engine = platform::make_engine();
+  platform::apply(platform::NetworkModelConfig{});
+  platform::Cluster cluster(spec.cluster);
+  auto* gpu = cluster.gpu(0);
+  auto* server = cluster.add_process(0, "server", spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+  std::vector<simgrid::s4u::Host*> clients;
+  for (int c = 0; c < spec.clients; ++c) {
+    clients.push_back(cluster.add_process(spec.remote ? spec.cluster.nodes : 0, "client" + std::to_string(c),
+                                          spec.rpc_bytes_per_s, spec.rpc_latency_s / 2));
+    cluster.connect(clients.back(), server);
+  }
+  cluster.connect(cluster.host(0), gpu);
+  cluster.seal();
+
+  InferenceResult result;
+  for (const auto& call : forward.calls) result.forward_s += call.answer.seconds;
+  result.requests = spec.clients * spec.in_flight * spec.requests_per_client;
+  std::deque<Request*> queue;
+  const SemaphorePtr waiting = Semaphore::create(0);
+  double send = 0, queued = 0, computed = 0, received = 0;
+
+  simgrid::s4u::Actor::create("server", server, [&] {
+    for (int served = 0; served < result.requests; ++served) {
+      waiting->acquire();
+      Request* r = queue.front();
+      queue.pop_front();
+      const double start = now();
+      queued += start - r->arrived_s;
+      Comm::sendto(cluster.host(0), gpu, static_cast<uint64_t>(spec.request_bytes));
+      simgrid::s4u::this_actor::execute(result.forward_s * platform::kOpsPerSecond);
+      Comm::sendto(gpu, cluster.host(0), static_cast<uint64_t>(spec.response_bytes));
+      r->served_s = now();
+      computed += r->served_s - start;
+      r->done->release();
+    }
+  });
+  for (int c = 0; c < spec.clients; ++c)
+    for (int lane = 0; lane < spec.in_flight; ++lane)
+      simgrid::s4u::Actor::create("client", clients[static_cast<size_t>(c)], [&, c] {
+        auto* self = clients[static_cast<size_t>(c)];
+        for (int i = 0; i < spec.requests_per_client; ++i) {
+          Request r{0, 0, Semaphore::create(0)};
+          const double submitted = now();
+          Comm::sendto(self, server, static_cast<uint64_t>(spec.request_bytes));
+          r.arrived_s = now();
+          send += r.arrived_s - submitted;
+          queue.push_back(&r);
+          waiting->release();
+          r.done->acquire();
+          Comm::sendto(server, self, static_cast<uint64_t>(spec.response_bytes));
+          received += now() - r.served_s;
+          result.latencies_s.push_back(now() - submitted);
+        }
+      });
+  engine->run();
+  result.makespan_s = now();
+  const double n = result.requests;
+  result.send_s = send / n;
+  result.queue_s = queued / n;
+  result.compute_s = computed / n;
+  result.receive_s = received / n;
+  return result;
+}
+
+}  // namespace dlsim::infer
