@@ -222,8 +222,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
 // costs on every process's stack; inputs in the workload's precision, 1,000 fp32 logits
 // back per image; a remote client across the slower of the two instances' NICs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
-                                           const hardware::Catalog& catalog, const perf::StepPlan& forward,
-                                           std::string& notes) {
+                                           const hardware::Catalog& catalog, double forward_s, std::string& notes) {
   const auto& s = *spec.serving;
   if (s.protocol != "grpc")
     throw UnrunnableError(fmt::format("serving.protocol = \"{}\" has no calibration yet (kernels/net measures gRPC); "
@@ -250,7 +249,16 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     if (node.kind == graph::OpKind::input) served.request_bytes = word * static_cast<double>(graph::elements(node.output));
   served.request_bytes *= static_cast<double>(spec.workload.batch);
   served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
-  return infer::simulate_served(forward, served);
+  // The dynamic batcher combines up to max_batch images' worth of requests: each size's
+  // forward pass priced at its batch.
+  served.forward_s = {forward_s};
+  served.max_queue_delay_s = s.max_queue_delay_s;
+  for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
+    scenario::RunSpec combined = spec;
+    combined.workload.batch = k * spec.workload.batch;
+    served.forward_s.push_back(price(combined, model, catalog).totals.seconds);
+  }
+  return infer::simulate_served(served);
 }
 
 void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
@@ -258,7 +266,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.totals.seconds, p.scaling)
                       : infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
     return;
   }

@@ -26,7 +26,7 @@ struct Request {
 
 }  // namespace
 
-InferenceResult simulate_served(const perf::StepPlan& forward, const ServedSpec& spec) {
+InferenceResult simulate_served(const ServedSpec& spec) {
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
   platform::Cluster cluster(spec.cluster);
@@ -42,25 +42,38 @@ InferenceResult simulate_served(const perf::StepPlan& forward, const ServedSpec&
   cluster.seal();
 
   InferenceResult result;
-  for (const auto& call : forward.calls) result.forward_s += call.answer.seconds;
+  result.forward_s = spec.forward_s.front();
   result.requests = spec.clients * spec.in_flight * spec.requests_per_client;
   std::deque<Request*> queue;
   const SemaphorePtr waiting = Semaphore::create(0);
   double send = 0, queued = 0, computed = 0, received = 0;
 
+  const size_t most = spec.forward_s.size();
   simgrid::s4u::Actor::create("server", server, [&] {
-    for (int served = 0; served < result.requests; ++served) {
+    for (int served = 0; served < result.requests;) {
       waiting->acquire();
-      Request* r = queue.front();
+      std::vector<Request*> batch{queue.front()};
       queue.pop_front();
+      // Wait for more until the batch is full or the oldest has waited the maximum delay.
+      const double deadline = batch.front()->arrived_s + spec.max_queue_delay_s;
+      while (batch.size() < most && served + static_cast<int>(batch.size()) < result.requests) {
+        const double left = deadline - now();
+        if (left <= 0 || waiting->acquire_timeout(left)) break;
+        batch.push_back(queue.front());
+        queue.pop_front();
+      }
       const double start = now();
-      queued += start - r->arrived_s;
-      Comm::sendto(cluster.host(0), gpu, static_cast<uint64_t>(spec.request_bytes));
-      simgrid::s4u::this_actor::execute(result.forward_s * platform::kOpsPerSecond);
-      Comm::sendto(gpu, cluster.host(0), static_cast<uint64_t>(spec.response_bytes));
-      r->served_s = now();
-      computed += r->served_s - start;
-      r->done->release();
+      const double k = static_cast<double>(batch.size());
+      Comm::sendto(cluster.host(0), gpu, static_cast<uint64_t>(k * spec.request_bytes));
+      simgrid::s4u::this_actor::execute(spec.forward_s[batch.size() - 1] * platform::kOpsPerSecond);
+      Comm::sendto(gpu, cluster.host(0), static_cast<uint64_t>(k * spec.response_bytes));
+      for (Request* r : batch) {
+        queued += start - r->arrived_s;
+        r->served_s = now();
+        computed += r->served_s - start;
+        r->done->release();
+      }
+      served += static_cast<int>(batch.size());
     }
   });
   for (int c = 0; c < spec.clients; ++c)

@@ -6,8 +6,9 @@
 // and answers.  Synchronous clients keep one request in flight each; an asynchronous client
 // keeps `in_flight` of them.  Every message costs the protocol's per-request latency and
 // per-byte work on the sending and the receiving process's stack (platform/cluster.hpp),
-// besides the links it crosses.  One model instance on one GPU; requests are served as the
-// clients batched them (no server-side dynamic batching yet).
+// besides the links it crosses.  One model instance on one GPU.  A dynamic batcher with
+// Triton's semantics may combine queued requests: it runs as soon as it holds the maximum,
+// and otherwise waits for more at most `max_queue_delay_s` after the oldest arrived.
 #include <vector>
 
 #include "infer/in_process.hpp"
@@ -25,8 +26,12 @@ struct ServedSpec {
   double rpc_latency_s = 0;       // per request, both ends together
   double request_bytes = 0;       // the batch's input tensor
   double response_bytes = 0;      // its outputs
+  // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its
+  // size is the most requests combined (1: every request alone).
+  std::vector<double> forward_s;
+  double max_queue_delay_s = 0;
 };
 
-InferenceResult simulate_served(const perf::StepPlan& forward, const ServedSpec& spec);
+InferenceResult simulate_served(const ServedSpec& spec);
 
 }  // namespace dlsim::infer

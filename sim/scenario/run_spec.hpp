@@ -53,6 +53,8 @@ struct ServingSpec {
   std::string mode = "sync";              // "sync", "async"
   int concurrency = 1;
   std::string client_instance;            // for "remote"
+  int64_t max_batch = 0;                  // dynamic batching: images per combined batch at most; 0: off
+  double max_queue_delay_s = 0;           // how long the batcher waits for more
 };
 
 // A training job to be priced: its data, epochs, the other terms of study B's billed time,

@@ -213,6 +213,10 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog) {
   } else if (s.deployment == "remote") {
     r.problem("client_instance", "", "is required for deployment = \"remote\"", "e.g. client_instance = \"t3.2xlarge\"");
   }
+  s.max_batch = r.integer("max_batch", 1, int64_t{1} << 20).value_or(0);
+  s.max_queue_delay_s = r.quantity("max_queue_delay", UnitKind::time).value_or(0);
+  if ((s.max_batch > 0 || s.max_queue_delay_s > 0) && in_process)
+    r.problem("max_batch", std::to_string(s.max_batch), "a server's dynamic batcher: deployment \"local\" or \"remote\"");
   r.finish();
   return s;
 }
