@@ -21,6 +21,7 @@
 
 #include "loops.hpp"
 #include "primitives.hpp"
+#include "error_row.hpp"
 #include "signature.hpp"
 
 namespace {
@@ -93,12 +94,7 @@ void register_signature(const std::string& text, int threads, bool training) {
     dnnl::stream stream(engine);
     for (auto& k : kernels_for(dlsim::kernels::parse_signature(text), engine, stream, training)) phases.push_back(k.phase);
   } catch (const std::exception& e) {
-    const std::string why = e.what();
-    benchmark::RegisterBenchmark((prefix + "error").c_str(), [why](benchmark::State& st) {
-      st.SkipWithError(why.c_str());
-      for (auto _ : st) {
-      }
-    });
+    dlsim::kernels::register_error_row(prefix + "error", e.what());
     return;
   }
   for (size_t p = 0; p < phases.size(); ++p) {

@@ -23,6 +23,7 @@
 #include "check.hpp"
 #include "copies.hpp"
 #include "device_identity.hpp"
+#include "error_row.hpp"
 #include "phase.hpp"
 #include "timing.hpp"
 
@@ -143,12 +144,7 @@ void register_signature(const std::string& text, const GpuContext& gpu, CaseCach
   try {
     phases = phases_of(dlsim::kernels::parse_signature(text), gpu.options.training);
   } catch (const std::exception& e) {
-    const std::string why = e.what();
-    benchmark::RegisterBenchmark((prefix + "error").c_str(), [why](benchmark::State& st) {
-      st.SkipWithError(why.c_str());
-      for (auto _ : st) {
-      }
-    });
+    dlsim::kernels::register_error_row(prefix + "error", e.what());
     return;
   }
   for (const auto& phase : phases)

@@ -1,6 +1,7 @@
 """What the PyTorch-side benchmarks share: the machine's identity and the Google Benchmark
 JSON file dlsim reads (rows "<signature> | threads=<n> | <phase>", one per repetition)."""
 import json
+import math
 import os
 import platform
 import time
@@ -29,6 +30,23 @@ def machine_context(executable, **extra):
     }
     context.update(extra)
     return context
+
+
+def time_calls(fn, repetitions, min_time, warmup=1):
+    """Seconds per call, one figure per repetition of enough calls to last min_time; the
+    `warmup` first calls stay out (allocator and cache warm-up)."""
+    start = time.perf_counter()
+    for _ in range(warmup):
+        fn()
+    first = (time.perf_counter() - start) / max(warmup, 1)
+    iterations = max(1, math.ceil(min_time / max(first, 1e-9)))
+    out = []
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        for _ in range(iterations):
+            fn()
+        out.append((time.perf_counter() - start) / iterations)
+    return out, iterations
 
 
 def timing_rows(name, times, threads, iterations):

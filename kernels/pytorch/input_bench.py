@@ -15,7 +15,6 @@ repetition, the raw format `dlsim calibrate` reads.
 import argparse
 import io
 import sys
-import time
 
 import numpy as np
 import torch
@@ -52,28 +51,8 @@ def pipelines():
     }
 
 
-def time_pipeline(jpeg, pipeline, repetitions, min_time):
-    def once():
-        image = Image.open(io.BytesIO(jpeg))
-        image = image.convert("RGB")
-        return pipeline(image)
-
-    for _ in range(3):
-        once()
-    times, iterations = [], 1
-    while True:  # enough calls per repetition to last min_time
-        start = time.perf_counter()
-        for _ in range(iterations):
-            once()
-        if time.perf_counter() - start >= min_time:
-            break
-        iterations *= 2
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        for _ in range(iterations):
-            once()
-        times.append((time.perf_counter() - start) / iterations)
-    return times, iterations
+def decode_and_augment(jpeg, pipeline):
+    return pipeline(Image.open(io.BytesIO(jpeg)).convert("RGB"))
 
 
 def main():
@@ -87,7 +66,8 @@ def main():
     jpeg = photographic_jpeg()
     rows = []
     for phase, pipeline in pipelines().items():
-        times, iterations = time_pipeline(jpeg, pipeline, a.repetitions, a.min_time)
+        times, iterations = benchmark_file.time_calls(lambda: decode_and_augment(jpeg, pipeline), a.repetitions,
+                                                       a.min_time, warmup=3)
         rows += benchmark_file.timing_rows(f"{SIGNATURE} | threads=1 | {phase}", times, 1, iterations)
         print(f"input_bench: {phase}: {sorted(times)[len(times) // 2] * 1e3:.2f} ms per image", file=sys.stderr)
     context = benchmark_file.machine_context(

@@ -24,10 +24,8 @@ reported as an errored row; the others still run.
 """
 import argparse
 import ctypes
-import math
 import re
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
@@ -212,21 +210,6 @@ def phases_of(sig, training):
     return phases
 
 
-def time_phase(fn, repetitions, min_time):
-    """Seconds per call, one figure per repetition; the first call stays out (allocator warm-up)."""
-    start = time.perf_counter()
-    fn()
-    first = time.perf_counter() - start
-    iterations = max(1, math.ceil(min_time / max(first, 1e-9)))
-    out = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        out.append((time.perf_counter() - start) / iterations)
-    return out, iterations
-
-
 def steady_state_allocator():
     """Puts glibc's allocator where a training loop has it after a few steps, so that an
     operator timed alone pays the page faults it pays in a network, no more, no less.
@@ -295,7 +278,7 @@ def main():
                 continue
             for phase, fn in phases.items():
                 try:
-                    times, iterations = time_phase(fn, a.repetitions, a.min_time)
+                    times, iterations = benchmark_file.time_calls(fn, a.repetitions, a.min_time)
                 except RuntimeError as e:
                     rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
                                  "error_message": str(e)})

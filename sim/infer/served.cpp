@@ -16,8 +16,6 @@ using simgrid::s4u::SemaphorePtr;
 
 namespace {
 
-double now() { return simgrid::s4u::Engine::get_clock(); }
-
 struct Request {
   double arrived_s = 0;        // in the server's queue
   double served_s = 0;         // answer ready on the server
@@ -57,19 +55,19 @@ InferenceResult simulate_served(const ServedSpec& spec) {
       // Wait for more until the batch is full or the oldest has waited the maximum delay.
       const double deadline = batch.front()->arrived_s + spec.max_queue_delay_s;
       while (batch.size() < most && served + static_cast<int>(batch.size()) < result.requests) {
-        const double left = deadline - now();
+        const double left = deadline - platform::now();
         if (left <= 0 || waiting->acquire_timeout(left)) break;
         batch.push_back(queue.front());
         queue.pop_front();
       }
-      const double start = now();
+      const double start = platform::now();
       const double k = static_cast<double>(batch.size());
       Comm::sendto(cluster.host(0), gpu, static_cast<uint64_t>(k * spec.request_bytes));
       simgrid::s4u::this_actor::execute(spec.forward_s[batch.size() - 1] * platform::kOpsPerSecond);
       Comm::sendto(gpu, cluster.host(0), static_cast<uint64_t>(k * spec.response_bytes));
       for (Request* r : batch) {
         queued += start - r->arrived_s;
-        r->served_s = now();
+        r->served_s = platform::now();
         computed += r->served_s - start;
         r->done->release();
       }
@@ -82,20 +80,20 @@ InferenceResult simulate_served(const ServedSpec& spec) {
         auto* self = clients[static_cast<size_t>(c)];
         for (int i = 0; i < spec.requests_per_client; ++i) {
           Request r{0, 0, Semaphore::create(0)};
-          const double submitted = now();
+          const double submitted = platform::now();
           Comm::sendto(self, server, static_cast<uint64_t>(spec.request_bytes));
-          r.arrived_s = now();
+          r.arrived_s = platform::now();
           send += r.arrived_s - submitted;
           queue.push_back(&r);
           waiting->release();
           r.done->acquire();
           Comm::sendto(server, self, static_cast<uint64_t>(spec.response_bytes));
-          received += now() - r.served_s;
-          result.latencies_s.push_back(now() - submitted);
+          received += platform::now() - r.served_s;
+          result.latencies_s.push_back(platform::now() - submitted);
         }
       });
   engine->run();
-  result.makespan_s = now();
+  result.makespan_s = platform::now();
   const double n = result.requests;
   result.send_s = send / n;
   result.queue_s = queued / n;

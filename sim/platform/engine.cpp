@@ -16,4 +16,6 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine() {
   return std::make_unique<simgrid::s4u::Engine>(&argc, argv);
 }
 
+double now() { return simgrid::s4u::Engine::get_clock(); }
+
 }  // namespace dlsim::platform

@@ -13,4 +13,7 @@ namespace dlsim::platform {
 // when this process already has one.
 std::unique_ptr<simgrid::s4u::Engine> make_engine();
 
+// The simulated clock, in seconds.
+double now();
+
 }  // namespace dlsim::platform

@@ -19,8 +19,6 @@ using simgrid::s4u::SemaphorePtr;
 
 namespace {
 
-double now() { return simgrid::s4u::Engine::get_clock(); }
-
 // A GPU runs its kernels one after another, so what happens between two points where it
 // must tell or wait for the communicator is one execution: the kernels up to a bucket's
 // last gradient, and the update after the last bucket is reduced.  Exact, and it keeps a
@@ -101,22 +99,22 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
         size_t next_bucket = 0;
         const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
         if (!input.synthetic) {  // take a prepared batch and copy it in
-          const double waiting = now();
+          const double waiting = platform::now();
           batch_ready[w]->acquire();
           slot_free[w]->release();
           simgrid::s4u::Comm::sendto(cluster.host(cluster.node_of(static_cast<int>(w))), gpus[w],
                                      static_cast<uint64_t>(input.batch * input.bytes_per_image));
-          if (step > 0) stalled[w] += now() - waiting;
+          if (step > 0) stalled[w] += platform::now() - waiting;
           if (traced) result.trace.add("gpu" + std::to_string(w) + " input", "wait for batch, copy in", waiting,
-                                       now() - waiting);
+                                       platform::now() - waiting);
         }
         for (const auto& segment : work) {
           if (segment.waits_for_reduction) step_reduced[w]->acquire();
-          if (traced) result.trace.kernels("gpu" + std::to_string(w), plan, segment.first, segment.end, now());
+          if (traced) result.trace.kernels("gpu" + std::to_string(w), plan, segment.first, segment.end, platform::now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
           for (int b = 0; b < segment.buckets_ready; ++b) bucket_ready[next_bucket++]->release();
         }
-        if (w == 0) step_end.push_back(now());
+        if (w == 0) step_end.push_back(platform::now());
       }
     });
   }
@@ -136,11 +134,11 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     for (int step = 0; step < spec.steps; ++step) {
       for (size_t b = 0; b < buckets.size(); ++b) {
         for (size_t w = 0; w < gpus.size(); ++w) bucket_ready[b]->acquire();
-        const double start = now();
+        const double start = platform::now();
         allreduce.run(buckets[b].bytes);
         if (step + 1 == spec.steps)
           result.trace.add("all-reduce", fmt::format("bucket {} ({})", b, format_bytes(buckets[b].bytes)), start,
-                           now() - start);
+                           platform::now() - start);
       }
       for (auto& s : step_reduced) s->release();
     }

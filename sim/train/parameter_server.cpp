@@ -21,8 +21,6 @@ using simgrid::s4u::SemaphorePtr;
 
 namespace {
 
-double now() { return simgrid::s4u::Engine::get_clock(); }
-
 // A worker's compute between two points where gradients leave it; the optimizer's
 // update is the servers' work, so the plan's update calls are not a worker's.
 struct Segment {
@@ -128,7 +126,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
       const std::string track = "gpu" + std::to_string(w);
       for (int step = 0; step < spec.steps; ++step) {
         const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
-        const double waiting = now();
+        const double waiting = platform::now();
         if (step > 0) {
           for (size_t s = 0; s < servers; ++s) applied[s][w]->acquire();
           // One flow per server carries all its variables (TensorFlow reads them in
@@ -138,10 +136,10 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
             if (bytes_on[s] > 0)
               pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(bytes_on[s])));
           for (auto& p : pulls) p->wait();
-          if (traced) result.trace.add(track + " pull", "wait for updates, pull weights", waiting, now() - waiting);
+          if (traced) result.trace.add(track + " pull", "wait for updates, pull weights", waiting, platform::now() - waiting);
         }
         for (const auto& segment : work) {
-          if (traced) result.trace.kernels(track, plan, segment.first, segment.end, now());
+          if (traced) result.trace.kernels(track, plan, segment.first, segment.end, platform::now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
           for (size_t g : segment.gradients_ready) {
             const auto s = static_cast<size_t>(server_of[g]);
@@ -172,10 +170,10 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
   };
   // The last step's updates, traced on the server's track.
   auto traced_update = [&](size_t s, int step, size_t gradient, double bytes) {
-    const double start = now();
+    const double start = platform::now();
     update(bytes);
     if (step + 1 == spec.steps && s < kMaxTracedDevices)
-      result.trace.add("ps" + std::to_string(s), "update " + gradients[gradient].layer, start, now() - start);
+      result.trace.add("ps" + std::to_string(s), "update " + gradients[gradient].layer, start, platform::now() - start);
   };
   for (size_t s = 0; s < servers; ++s)
     simgrid::s4u::Actor::create("server" + std::to_string(s), ps[s], [&, s] {
