@@ -218,9 +218,10 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
-// Serving over gRPC (study A's local and remote deployments): the protocol profile's push
-// costs on every process's stack; inputs in the workload's precision, 1,000 fp32 logits
-// back per image; a remote client across the slower of the two instances' NICs.
+// Serving over gRPC (study A's local and remote deployments, and fleets of them): the
+// protocol profile's push costs on every process's stack; inputs in the workload's
+// precision, 1,000 fp32 logits back per image; a remote client across the slower of the
+// two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
                                            const hardware::Catalog& catalog, double forward_s, std::string& notes) {
   const auto& s = *spec.serving;
@@ -231,17 +232,24 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   const RpcCosts rpc = rpc_costs(spec, catalog, notes);
   infer::ServedSpec served;
   served.cluster = cluster_spec(spec, catalog);
-  served.cluster.nodes = 1;
+  served.gpus_per_server = std::min(spec.system.devices, served.cluster.gpus_per_node);
+  served.instances_per_gpu = s.instances;
   served.remote = s.deployment == "remote";
   if (served.remote) {
-    served.cluster.server_nodes = 1;
+    served.cluster.server_nodes = served.cluster.nodes;
     const auto& client = catalog.instance(s.client_instance);
     served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->bandwidth_Bps);
   }
   const bool async = s.mode == "async";
-  served.clients = async ? 1 : s.concurrency;
+  served.clients = async ? served.cluster.nodes : s.concurrency;
   served.in_flight = async ? s.concurrency : 1;
   served.requests_per_client = kRequestsPerClient;
+  if (s.arrival != "closed") {
+    served.arrival = s.arrival == "poisson" ? infer::Arrival::poisson : infer::Arrival::constant;
+    served.request_rate = s.request_rate;
+    served.requests = s.requests;
+    served.seed = static_cast<uint64_t>(s.seed);
+  }
   served.rpc_bytes_per_s = rpc.bytes_per_s;
   served.rpc_latency_s = rpc.latency_s;
   const double word = graph::bytes_per_element(scenario::compute_type(spec.workload.precision));
@@ -258,6 +266,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     combined.workload.batch = k * spec.workload.batch;
     served.forward_s.push_back(price(combined, model, catalog).totals.seconds);
   }
+  for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
   return infer::simulate_served(served);
 }
 

@@ -18,11 +18,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/plots.hpp"
 #include "cli/point.hpp"
 #include "core/error.hpp"
 #include "core/text_file.hpp"
 #include "plan/sweep.hpp"
 #include "plan/sweep_records.hpp"
+#include "report/sweep_plots.hpp"
 
 namespace dlsim::cli {
 namespace {
@@ -139,6 +141,7 @@ void write_folder(const std::string& dir, const ordered_json& sweep, const std::
   std::ofstream(fs::path(dir) / "sweep.json") << sweep.dump(2) << "\n";
   std::ofstream(fs::path(dir) / "points.jsonl") << plan::records_jsonl(records);
   std::ofstream(fs::path(dir) / "results.csv") << plan::results_csv(varies, records);
+  draw_plots(report::sweep_plots(varies, records), dir);
 }
 
 ordered_json read_manifest(const std::string& dir) {
@@ -224,7 +227,7 @@ void add_sweep_commands(CLI::App& app) {
       ->check(CLI::Range(1, 4096))
       ->default_val(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   cmd->add_option("--shard", o->shard, "k/n: this machine's share of the points (then dlsim merge)");
-  cmd->add_option("--out", o->out, "folder for sweep.json, points.jsonl and results.csv")->required();
+  cmd->add_option("--out", o->out, "folder for sweep.json, points.jsonl, results.csv and the charts")->required();
   cmd->callback([o] {
     if (const int code = sweep(*o); code != 0) std::exit(code);
   });

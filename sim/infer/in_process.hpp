@@ -24,6 +24,13 @@ struct InferenceResult {
   // Served over a protocol (served.hpp): means per request of sending it, waiting in the
   // server's queue, copies and forward pass on the GPU, receiving the answer; 0 in-process.
   double send_s = 0, queue_s = 0, compute_s = 0, receive_s = 0;
+  int peak_requests_in_servers = 0;  // arrived and not yet answered, all servers together
+  double peak_request_bytes_in_servers = 0;  // their inputs, held in host memory
+  // An open loop's rate: offered, and achieved between the first and the last answer (the
+  // start-up and the drain left out); 0 in a closed loop, whose rate is requests / makespan.
+  double offered_requests_per_s = 0, achieved_requests_per_s = 0;
+  double gpu_busy_s = 0;             // forward passes, all GPUs together (0: forward_s per request)
+  int gpus = 1;
 };
 
 InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProcessSpec& spec);

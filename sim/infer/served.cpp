@@ -1,6 +1,9 @@
 #include "infer/served.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
+#include <random>
 
 #include <simgrid/s4u.hpp>
 
@@ -11,8 +14,23 @@
 namespace dlsim::infer {
 
 using simgrid::s4u::Comm;
+using simgrid::s4u::Host;
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
+
+std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed) {
+  std::vector<double> times;
+  std::mt19937_64 random(seed);
+  double t = 0;
+  for (int i = 0; i < count; ++i) {
+    times.push_back(arrival == Arrival::poisson ? t : i / rate);
+    // A uniform draw in (0, 1] from the top 53 bits, so that no library's distribution
+    // code decides the stream.
+    const double u = (static_cast<double>(random() >> 11) + 1.0) * 0x1.0p-53;
+    t += -std::log(u) / rate;
+  }
+  return times;
+}
 
 namespace {
 
@@ -22,84 +40,182 @@ struct Request {
   SemaphorePtr done;
 };
 
+// One server: its process, its queue (with a semaphore counting what is in it) and the
+// GPUs its model instances run on.
+struct Server {
+  Host* process = nullptr;
+  Host* node = nullptr;
+  std::vector<Host*> gpus;
+  std::deque<Request*> queue;
+  SemaphorePtr waiting = Semaphore::create(0);
+};
+
+class Simulation {
+ public:
+  explicit Simulation(const ServedSpec& spec) : spec_(spec), cluster_(spec.cluster) {}
+
+  InferenceResult run(simgrid::s4u::Engine& engine);
+
+ private:
+  Request* take(Server& s) {
+    s.waiting->acquire();
+    Request* r = s.queue.front();
+    s.queue.pop_front();
+    return r;
+  }
+  void give_back(Server& s, std::vector<Request*>& batch, size_t keep);
+  std::vector<Request*> form_batch(Server& s);
+  void serve(Server& s, Host* gpu);
+  void request(Host* client, Server& s);
+
+  const ServedSpec& spec_;
+  platform::Cluster cluster_;
+  std::vector<Server> servers_;
+  InferenceResult result_;
+  int in_servers_ = 0;
+  double send_ = 0, queued_ = 0, computed_ = 0, received_ = 0;
+  std::vector<double> answered_s_;
+};
+
+void Simulation::give_back(Server& s, std::vector<Request*>& batch, size_t keep) {
+  while (batch.size() > keep) {
+    s.queue.push_front(batch.back());
+    batch.pop_back();
+    s.waiting->release();
+  }
+}
+
+// Triton's dynamic batcher: what is queued, up to the maximum; at once if that is the
+// maximum or a preferred size can be formed (the largest, the rest left queued); else wait
+// for more until the oldest has waited the delay.
+std::vector<Request*> Simulation::form_batch(Server& s) {
+  const size_t most = spec_.forward_s.size();
+  std::vector<Request*> batch{take(s)};
+  const double deadline = batch.front()->arrived_s + spec_.max_queue_delay_s;
+  while (batch.size() < most) {
+    while (batch.size() < most && !s.waiting->would_block()) batch.push_back(take(s));
+    if (batch.size() == most) break;
+    size_t preferred = 0;
+    for (int p : spec_.preferred_requests)
+      if (static_cast<size_t>(p) <= batch.size()) preferred = std::max(preferred, static_cast<size_t>(p));
+    if (preferred > 0) {
+      give_back(s, batch, preferred);
+      break;
+    }
+    const double left = deadline - platform::now();
+    if (left <= 0 || s.waiting->acquire_timeout(left)) break;
+    batch.push_back(s.queue.front());
+    s.queue.pop_front();
+  }
+  return batch;
+}
+
+// One model instance: batches from its server's queue through its GPU, for ever (the
+// simulation ends when the last client is answered).
+void Simulation::serve(Server& s, Host* gpu) {
+  for (;;) {
+    std::vector<Request*> batch = form_batch(s);
+    const double start = platform::now();
+    const double k = static_cast<double>(batch.size());
+    Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
+    const double forward_s = spec_.forward_s[batch.size() - 1];
+    simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
+    result_.gpu_busy_s += forward_s;
+    Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
+    for (Request* r : batch) {
+      queued_ += start - r->arrived_s;
+      r->served_s = platform::now();
+      computed_ += r->served_s - start;
+      r->done->release();
+    }
+  }
+}
+
+void Simulation::request(Host* client, Server& s) {
+  Request r{0, 0, Semaphore::create(0)};
+  const double submitted = platform::now();
+  Comm::sendto(client, s.process, static_cast<uint64_t>(spec_.request_bytes));
+  r.arrived_s = platform::now();
+  send_ += r.arrived_s - submitted;
+  result_.peak_requests_in_servers = std::max(result_.peak_requests_in_servers, ++in_servers_);
+  s.queue.push_back(&r);
+  s.waiting->release();
+  r.done->acquire();
+  --in_servers_;
+  Comm::sendto(s.process, client, static_cast<uint64_t>(spec_.response_bytes));
+  received_ += platform::now() - r.served_s;
+  result_.latencies_s.push_back(platform::now() - submitted);
+  answered_s_.push_back(platform::now());
+}
+
+InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
+  const int nodes = spec_.cluster.nodes;
+  std::vector<Host*> clients;  // one per server: the client process on its node or its own machine
+  for (int n = 0; n < nodes; ++n) {
+    Server s;
+    s.node = cluster_.host(n);
+    s.process = cluster_.add_process(n, "server", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2);
+    for (int g = 0; g < spec_.gpus_per_server; ++g) {
+      s.gpus.push_back(cluster_.gpu(n * spec_.cluster.gpus_per_node + g));
+      cluster_.connect(s.node, s.gpus.back());
+    }
+    clients.push_back(cluster_.add_process(spec_.remote ? nodes + n : n, "client", spec_.rpc_bytes_per_s,
+                                           spec_.rpc_latency_s / 2));
+    cluster_.connect(clients.back(), s.process);
+    servers_.push_back(std::move(s));
+  }
+  cluster_.seal();
+
+  for (auto& s : servers_)
+    for (Host* gpu : s.gpus)
+      for (int i = 0; i < spec_.instances_per_gpu; ++i)
+        simgrid::s4u::Actor::create("instance", s.process, [this, &s, gpu] { serve(s, gpu); })->daemonize();
+
+  if (spec_.arrival == Arrival::closed) {
+    result_.requests = spec_.clients * spec_.in_flight * spec_.requests_per_client;
+    for (int c = 0; c < spec_.clients; ++c)
+      for (int lane = 0; lane < spec_.in_flight; ++lane) {
+        const auto n = static_cast<size_t>(c % nodes);
+        simgrid::s4u::Actor::create("client", clients[n], [this, n, &clients] {
+          for (int i = 0; i < spec_.requests_per_client; ++i) request(clients[n], servers_[n]);
+        });
+      }
+  } else {
+    result_.requests = spec_.requests;
+    const auto times = arrival_times(spec_.arrival, spec_.request_rate, spec_.requests, spec_.seed);
+    simgrid::s4u::Actor::create("load", clients.front(), [this, times, &clients] {
+      for (size_t i = 0; i < times.size(); ++i) {
+        simgrid::s4u::this_actor::sleep_until(times[i]);
+        const size_t n = i % servers_.size();
+        simgrid::s4u::Actor::create("request", clients[n], [this, n, &clients] { request(clients[n], servers_[n]); });
+      }
+    });
+  }
+  engine.run();
+  result_.makespan_s = platform::now();
+  result_.forward_s = spec_.forward_s.front();
+  result_.gpus = nodes * spec_.gpus_per_server;
+  result_.peak_request_bytes_in_servers = result_.peak_requests_in_servers * spec_.request_bytes;
+  if (spec_.arrival != Arrival::closed && answered_s_.size() > 1) {
+    result_.offered_requests_per_s = spec_.request_rate;
+    result_.achieved_requests_per_s =
+        static_cast<double>(answered_s_.size() - 1) / (answered_s_.back() - answered_s_.front());
+  }
+  const double n = result_.requests;
+  result_.send_s = send_ / n;
+  result_.queue_s = queued_ / n;
+  result_.compute_s = computed_ / n;
+  result_.receive_s = received_ / n;
+  return result_;
+}
+
 }  // namespace
 
 InferenceResult simulate_served(const ServedSpec& spec) {
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
-  platform::Cluster cluster(spec.cluster);
-  auto* gpu = cluster.gpu(0);
-  auto* server = cluster.add_process(0, "server", spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
-  std::vector<simgrid::s4u::Host*> clients;
-  for (int c = 0; c < spec.clients; ++c) {
-    clients.push_back(cluster.add_process(spec.remote ? spec.cluster.nodes : 0, "client" + std::to_string(c),
-                                          spec.rpc_bytes_per_s, spec.rpc_latency_s / 2));
-    cluster.connect(clients.back(), server);
-  }
-  cluster.connect(cluster.host(0), gpu);
-  cluster.seal();
-
-  InferenceResult result;
-  result.forward_s = spec.forward_s.front();
-  result.requests = spec.clients * spec.in_flight * spec.requests_per_client;
-  std::deque<Request*> queue;
-  const SemaphorePtr waiting = Semaphore::create(0);
-  double send = 0, queued = 0, computed = 0, received = 0;
-
-  const size_t most = spec.forward_s.size();
-  simgrid::s4u::Actor::create("server", server, [&] {
-    for (int served = 0; served < result.requests;) {
-      waiting->acquire();
-      std::vector<Request*> batch{queue.front()};
-      queue.pop_front();
-      // Wait for more until the batch is full or the oldest has waited the maximum delay.
-      const double deadline = batch.front()->arrived_s + spec.max_queue_delay_s;
-      while (batch.size() < most && served + static_cast<int>(batch.size()) < result.requests) {
-        const double left = deadline - platform::now();
-        if (left <= 0 || waiting->acquire_timeout(left)) break;
-        batch.push_back(queue.front());
-        queue.pop_front();
-      }
-      const double start = platform::now();
-      const double k = static_cast<double>(batch.size());
-      Comm::sendto(cluster.host(0), gpu, static_cast<uint64_t>(k * spec.request_bytes));
-      simgrid::s4u::this_actor::execute(spec.forward_s[batch.size() - 1] * platform::kOpsPerSecond);
-      Comm::sendto(gpu, cluster.host(0), static_cast<uint64_t>(k * spec.response_bytes));
-      for (Request* r : batch) {
-        queued += start - r->arrived_s;
-        r->served_s = platform::now();
-        computed += r->served_s - start;
-        r->done->release();
-      }
-      served += static_cast<int>(batch.size());
-    }
-  });
-  for (int c = 0; c < spec.clients; ++c)
-    for (int lane = 0; lane < spec.in_flight; ++lane)
-      simgrid::s4u::Actor::create("client", clients[static_cast<size_t>(c)], [&, c] {
-        auto* self = clients[static_cast<size_t>(c)];
-        for (int i = 0; i < spec.requests_per_client; ++i) {
-          Request r{0, 0, Semaphore::create(0)};
-          const double submitted = platform::now();
-          Comm::sendto(self, server, static_cast<uint64_t>(spec.request_bytes));
-          r.arrived_s = platform::now();
-          send += r.arrived_s - submitted;
-          queue.push_back(&r);
-          waiting->release();
-          r.done->acquire();
-          Comm::sendto(server, self, static_cast<uint64_t>(spec.response_bytes));
-          received += platform::now() - r.served_s;
-          result.latencies_s.push_back(platform::now() - submitted);
-        }
-      });
-  engine->run();
-  result.makespan_s = platform::now();
-  const double n = result.requests;
-  result.send_s = send / n;
-  result.queue_s = queued / n;
-  result.compute_s = computed / n;
-  result.receive_s = received / n;
-  return result;
+  Simulation simulation(spec);
+  return simulation.run(*engine);
 }
 
 }  // namespace dlsim::infer

@@ -1,14 +1,26 @@
 #pragma once
-// Serving over a protocol (study A's microservice and distributed deployments): clients
-// send each request (a batch of images) to an inference server process over gRPC, on the
-// same machine (local) or from another across the network (remote); the server queues
-// requests, copies each batch to the GPU, runs the forward pass, copies the result back,
-// and answers.  Synchronous clients keep one request in flight each; an asynchronous client
-// keeps `in_flight` of them.  Every message costs the protocol's per-request latency and
+// Serving over a protocol (study A's microservice and distributed deployments, and fleets
+// of them): clients send each request (a batch of images) to an inference server process
+// over gRPC, on the same machine (local) or from another across the network (remote); the
+// server queues requests, copies each batch to a GPU, runs the forward pass, copies the
+// result back, and answers.  Every message costs the protocol's per-request latency and
 // per-byte work on the sending and the receiving process's stack (platform/cluster.hpp),
-// besides the links it crosses.  One model instance on one GPU.  A dynamic batcher with
-// Triton's semantics may combine queued requests: it runs as soon as it holds the maximum,
-// and otherwise waits for more at most `max_queue_delay_s` after the oldest arrived.
+// besides the links it crosses.
+//
+// Load, as NVIDIA's perf_analyzer generates it: closed loop (synchronous clients keep one
+// request in flight each, an asynchronous client `in_flight` of them) or open loop
+// (requests sent at a constant rate or as a Poisson process, whether or not earlier ones
+// were answered).
+//
+// Fleet: every node of the cluster runs one server over its first GPUs; requests go to the
+// nodes in turn.  A remote deployment has one client machine per server node.
+//
+// Server, with Triton's semantics: one queue per server; `instances_per_gpu` model
+// instances on each of its GPUs take requests from it (instances on one GPU share it).  A
+// dynamic batcher combines queued requests: at once when it holds the maximum or one of
+// the preferred sizes (the largest it can form), otherwise after waiting for more at most
+// `max_queue_delay_s` from the oldest's arrival.
+#include <cstdint>
 #include <vector>
 
 #include "infer/in_process.hpp"
@@ -16,21 +28,36 @@
 
 namespace dlsim::infer {
 
+enum class Arrival { closed, constant, poisson };
+
 struct ServedSpec {
-  platform::ClusterSpec cluster;  // node 0: the server and its GPU; remote: server_nodes = 1, the client
+  platform::ClusterSpec cluster;  // the server nodes; remote: server_nodes = nodes, the clients
   bool remote = false;
+  int gpus_per_server = 1;        // GPUs serving on each node (at most the node's)
+  int instances_per_gpu = 1;
+  // Closed loop: `clients` (spread over the servers in turn), each with `in_flight` requests.
   int clients = 1;
-  int in_flight = 1;              // per client
+  int in_flight = 1;
   int requests_per_client = 8;
+  // Open loop: `requests` in all at `request_rate` per second; Poisson gaps drawn from `seed`.
+  Arrival arrival = Arrival::closed;
+  double request_rate = 0;
+  int requests = 0;
+  uint64_t seed = 1;
   double rpc_bytes_per_s = 0;     // a process's protocol stack
   double rpc_latency_s = 0;       // per request, both ends together
-  double request_bytes = 0;       // the batch's input tensor
+  double request_bytes = 0;       // the request's input tensor
   double response_bytes = 0;      // its outputs
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;
+  std::vector<int> preferred_requests;  // preferred batch sizes, in requests
   double max_queue_delay_s = 0;
 };
+
+// The open loop's send times, from 0: i / rate, or the sums of exponential gaps.  The same
+// seed gives the same times on every platform.
+std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed);
 
 InferenceResult simulate_served(const ServedSpec& spec);
 

@@ -13,11 +13,12 @@ using nlohmann::ordered_json;
 
 namespace {
 
-const char* const kMetrics[] = {"throughput_images_per_s", "step_time_s",         "scaling_efficiency",
-                                "gpu_utilization",         "latency_ms.p50",      "latency_ms.p99",
-                                "memory.per_device_bytes", "stages_s.exposed_communication",
-                                "stages_s.input_stall",    "cost.usd_per_hour",   "cost.usd_per_million_images",
-                                "cost.job.t_sum_s",        "cost.job.billed_s",   "cost.job.usd"};
+const char* const kMetrics[] = {"throughput_images_per_s", "offered_images_per_s",   "devices",
+                                "step_time_s",             "scaling_efficiency",     "gpu_utilization",
+                                "latency_ms.p50",          "latency_ms.p99",         "memory.per_device_bytes",
+                                "stages_s.exposed_communication",                    "stages_s.input_stall",
+                                "cost.usd_per_hour",       "cost.usd_per_million_images",
+                                "cost.job.t_sum_s",        "cost.job.billed_s",      "cost.job.usd"};
 
 const json* find(const json& doc, const std::string& dotted) {
   const json* at = &doc;

@@ -71,15 +71,19 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
   }
   if (p.inference) {
     const auto& r = *p.inference;
-    out["throughput_images_per_s"] = samples * r.requests / r.makespan_s;
-    out["throughput_band_images_per_s"] = band(samples * r.requests / (r.makespan_s * high),
-                                               samples * r.requests / r.makespan_s,
-                                               samples * r.requests / (r.makespan_s * low));
+    const double rate = r.achieved_requests_per_s > 0 ? r.achieved_requests_per_s : r.requests / r.makespan_s;
+    out["throughput_images_per_s"] = samples * rate;
+    out["throughput_band_images_per_s"] = band(samples * rate / high, samples * rate, samples * rate / low);
+    if (r.offered_requests_per_s > 0) out["offered_images_per_s"] = samples * r.offered_requests_per_s;
     out["latency_ms"] = {{"p50", 1e3 * percentile(r.latencies_s, 0.5)},
                          {"p90", 1e3 * percentile(r.latencies_s, 0.9)},
                          {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
-    if (p.on_gpu) out["gpu_utilization"] = r.forward_s * r.requests / r.makespan_s;
+    out["throughput_requests_per_s"] = rate;
+    if (p.on_gpu)  // forward passes only; several instances on one GPU may overlap theirs
+      out["gpu_utilization"] = (r.gpu_busy_s > 0 ? r.gpu_busy_s : r.forward_s * r.requests) / (r.gpus * r.makespan_s);
+    if (r.peak_requests_in_servers > 0)
+      out["server_queue_peak"] = {{"requests", r.peak_requests_in_servers}, {"bytes", r.peak_request_bytes_in_servers}};
     if (r.send_s + r.queue_s + r.compute_s + r.receive_s > 0)
       out["breakdown_ms"] = {{"send", 1e3 * r.send_s},
                              {"server_queue", 1e3 * r.queue_s},
@@ -94,6 +98,8 @@ std::string prediction_table(const ordered_json& run) {
   const auto& t = run["throughput_band_images_per_s"];
   out += fmt::format("  throughput {:.4g} images/s (P10 {:.4g}, P90 {:.4g})\n", run["throughput_images_per_s"].get<double>(),
                      t["p10"].get<double>(), t["p90"].get<double>());
+  if (run.contains("offered_images_per_s"))
+    out += fmt::format("  offered load {:.4g} images/s (open loop)\n", run["offered_images_per_s"].get<double>());
   if (run.contains("step_time_s")) {
     const auto& s = run["stages_s"];
     out += fmt::format("  step time {:.4g} s: forward {:.4g} s, backward {:.4g} s, update {:.4g} s, exposed "
@@ -123,6 +129,10 @@ std::string prediction_table(const ordered_json& run) {
                          b["send"].get<double>(), b["server_queue"].get<double>(), b["compute"].get<double>(),
                          b["receive"].get<double>());
     }
+    if (run.contains("server_queue_peak"))
+      out += fmt::format("  at most {} requests ({}) held by the servers at once\n",
+                         run["server_queue_peak"]["requests"].get<int>(),
+                         format_bytes(run["server_queue_peak"]["bytes"].get<double>()));
   }
   const auto& p = run["provenance"];
   std::string shares;

@@ -14,6 +14,7 @@ PlanSpec load_plan(const std::string& path) {
   if (auto s = top.string("scenario", true))
     p.scenario = (std::filesystem::path(path).parent_path() / *s).lexically_normal().string();
   p.goal = top.choice("goal", {"cheapest", "fastest"}).value_or(p.goal);
+  p.runners_up = static_cast<int>(top.integer("runners_up", 0, 100).value_or(p.runners_up));
   if (const auto* t = top.table("target")) {
     TableReader r(*t, "target", problems);
     p.deadline_s = r.quantity("deadline", UnitKind::time).value_or(0);

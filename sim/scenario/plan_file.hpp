@@ -4,6 +4,8 @@
 //   scenario = "../scenarios/study_c_allreduce.toml"    relative to the plan file
 //   goal     = "cheapest" | "fastest"                    cheapest meeting the targets, or
 //                                                        fastest within them (and the budget)
+//   runners_up = 3                                       the next best configurations, also
+//                                                        found with certainty
 //   [target]  deadline (time, a training job's billed t_sum), min_throughput (images/s),
 //             max_p99 (time, serving), budget (USD: per job, or per hour when serving)
 //   [space]   "scenario.key" = [values, ...], any scenario keys; the product is searched
@@ -17,6 +19,7 @@ namespace dlsim::scenario {
 struct PlanSpec {
   std::string scenario;  // resolved against the plan file's folder
   std::string goal = "cheapest";
+  int runners_up = 3;
   double deadline_s = 0;        // 0: none
   double min_throughput = 0;    // images/s; 0: none
   double max_p99_s = 0;         // 0: none

@@ -17,9 +17,11 @@ std::string to_string(Precision precision) {
 }
 
 std::string not_simulated_yet(const RunSpec& spec) {
-  const bool gpu_distributed = spec.system.device != "cpu" && spec.training;
+  const bool gpu_distributed =
+      spec.system.device != "cpu" && (spec.training || (spec.serving && spec.serving->deployment != "in-process"));
   if (!gpu_distributed && (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single")))
-    return fmt::format("{} devices{} are not simulated yet (one device is)", spec.system.devices,
+    return fmt::format("{} devices{} are not simulated yet (one device is; a GPU fleet serves over a protocol)",
+                       spec.system.devices,
                        spec.training ? fmt::format(" with training.strategy = \"{}\"", spec.training->strategy) : "");
   if (spec.serving && spec.serving->deployment != "in-process" && spec.system.device == "cpu")
     return fmt::format("serving.deployment = \"{}\" on CPUs is not simulated yet (\"in-process\" is, and GPUs "

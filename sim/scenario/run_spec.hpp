@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graph/cost.hpp"
 
@@ -55,6 +56,12 @@ struct ServingSpec {
   std::string client_instance;            // for "remote"
   int64_t max_batch = 0;                  // dynamic batching: images per combined batch at most; 0: off
   double max_queue_delay_s = 0;           // how long the batcher waits for more
+  std::vector<int64_t> preferred_batch;   // images; the batcher sends these sizes without waiting
+  int instances = 1;                      // model instances per GPU
+  std::string arrival = "closed";         // "closed" (concurrency), "constant" or "poisson" (request_rate)
+  double request_rate = 0;                // requests per second, open loop
+  int requests = 0;                       // open loop: requests simulated
+  int64_t seed = 1;                       // Poisson arrivals
 };
 
 // A training job to be priced: its data, epochs, the other terms of study B's billed time,

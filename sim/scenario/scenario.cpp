@@ -1,6 +1,8 @@
 #include "scenario/scenario.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -190,7 +192,7 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog) {
   return j;
 }
 
-ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog) {
+ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, int64_t batch) {
   ServingSpec s;
   s.deployment = r.choice("deployment", {"in-process", "local", "remote"}).value_or("in-process");
   const bool in_process = s.deployment == "in-process";
@@ -217,6 +219,35 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog) {
   s.max_queue_delay_s = r.quantity("max_queue_delay", UnitKind::time).value_or(0);
   if ((s.max_batch > 0 || s.max_queue_delay_s > 0) && in_process)
     r.problem("max_batch", std::to_string(s.max_batch), "a server's dynamic batcher: deployment \"local\" or \"remote\"");
+  s.preferred_batch = r.integers("preferred_batch", 1, 16, 1, int64_t{1} << 20).value_or(s.preferred_batch);
+  for (int64_t p : s.preferred_batch)
+    if (p % batch != 0 || p > s.max_batch)
+      r.problem("preferred_batch", std::to_string(p),
+                fmt::format("whole requests of workload.batch = {} images, at most serving.max_batch = {}", batch,
+                            s.max_batch),
+                fmt::format("e.g. preferred_batch = [{}]", std::max<int64_t>(batch, s.max_batch / batch * batch)));
+  s.instances = static_cast<int>(r.integer("instances", 1, 64).value_or(1));
+  s.arrival = r.choice("arrival", {"closed", "constant", "poisson"}).value_or("closed");
+  const bool open = s.arrival != "closed";
+  // The load in requests per second, or in images per second (a planner varying the batch
+  // keeps the same image rate).
+  s.request_rate = r.number("request_rate", 1e-6, 1e9, open && !r.has("image_rate")).value_or(0);
+  if (const auto images = r.number("image_rate", 1e-6, 1e12)) {
+    if (r.has("request_rate"))
+      r.problem("image_rate", fmt::format("{}", *images), "either serving.request_rate or serving.image_rate, not both");
+    s.request_rate = *images / static_cast<double>(batch);
+  }
+  s.requests = static_cast<int>(r.integer("requests", 1, 1 << 20).value_or(1000));
+  s.seed = r.integer("seed", 0, std::numeric_limits<int64_t>::max()).value_or(1);
+  if (!open)
+    for (const char* key : {"request_rate", "image_rate", "requests", "seed"})
+      if (r.has(key)) r.problem(key, "", "applies to an open loop", "set serving.arrival = \"constant\" or \"poisson\"");
+  if (open && r.has("concurrency"))
+    r.problem("concurrency", std::to_string(s.concurrency), "applies to serving.arrival = \"closed\"",
+              "an open loop's load is serving.request_rate");
+  if (in_process && (open || s.instances > 1))
+    r.problem(open ? "arrival" : "instances", open ? s.arrival : std::to_string(s.instances),
+              "a server's load and instances: deployment \"local\" or \"remote\"");
   r.finish();
   return s;
 }
@@ -269,7 +300,7 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     TableReader r(*serving, "serving", problems, &sources);
     if (spec.workload.kind != WorkloadKind::infer)
       r.problem("", "", "the [serving] section applies to workload.kind = \"infer\"");
-    spec.serving = read_serving(r, catalog);
+    spec.serving = read_serving(r, catalog, std::max<int64_t>(spec.workload.batch, 1));
   } else if (spec.workload.kind == WorkloadKind::infer) {
     spec.serving = ServingSpec{};
   }

@@ -74,5 +74,78 @@ TEST(Served, TheDynamicBatcherCombinesWhatArrivesWithinItsDelay) {
   for (double l : latencies) EXPECT_NEAR(l, 0.062, 1e-6);
 }
 
+TEST(Served, APreferredSizeIsSentWithoutWaitingForTheDelay) {
+  // Three requests at once, batches of up to four, two preferred, a 1 s delay: two go
+  // together at once (62 ms); the third is no preferred size and waits out its delay.
+  ServedSpec s = two_clients();
+  s.clients = 3;
+  s.forward_s = {50e-3, 60e-3, 70e-3, 80e-3};
+  s.preferred_requests = {2};
+  s.max_queue_delay_s = 1.0;
+  auto latencies = simulate_served(s).latencies_s;
+  std::sort(latencies.begin(), latencies.end());
+  std::printf("preferred: expected 0.062, 0.062 and at least 1 s, simulated %.6f, %.6f, %.6f s\n", latencies[0],
+              latencies[1], latencies[2]);
+  EXPECT_NEAR(latencies[0], 0.062, 1e-6);
+  EXPECT_NEAR(latencies[1], 0.062, 1e-6);
+  EXPECT_GT(latencies[2], 1.0);
+}
+
+TEST(Served, TwoInstancesShareTheirGpu) {
+  // Two requests at once on two instances of one GPU: both forward passes run together at
+  // half speed, 100 ms, and finish with the answers 1 ms later.
+  ServedSpec s = two_clients();
+  s.instances_per_gpu = 2;
+  const auto latencies = simulate_served(s).latencies_s;
+  std::printf("two instances: expected 0.102 s, simulated %.6f and %.6f s\n", latencies[0], latencies[1]);
+  for (double l : latencies) EXPECT_NEAR(l, 0.102, 1e-6);
+}
+
+TEST(Served, AFleetSpreadsTheLoadOverItsServers) {
+  // Two one-GPU servers, two clients: each has a server to itself, 52 ms.
+  ServedSpec s = two_clients();
+  s.cluster.nodes = 2;
+  const auto r = simulate_served(s);
+  std::printf("fleet: expected 0.052 s each, simulated %.6f and %.6f s\n", r.latencies_s[0], r.latencies_s[1]);
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 0.052, 1e-6);
+  EXPECT_EQ(r.gpus, 2);
+}
+
+// Open loop: small requests every 100 ms to a 50 ms forward pass never queue; every 40 ms
+// they do, and the queue grows by 10 ms per request.
+ServedSpec open_loop(double rate) {
+  ServedSpec s = two_clients();
+  s.arrival = Arrival::constant;
+  s.request_rate = rate;
+  s.requests = 10;
+  return s;
+}
+
+TEST(Served, AnOpenLoopBelowCapacityNeverQueues) {
+  const auto r = simulate_served(open_loop(10));
+  std::printf("open loop at 10/s: expected 0.052 s each, simulated max %.6f s\n",
+              *std::max_element(r.latencies_s.begin(), r.latencies_s.end()));
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 0.052, 1e-6);
+  EXPECT_EQ(r.peak_requests_in_servers, 1);
+}
+
+TEST(Served, AnOpenLoopAboveCapacityQueuesMoreAndMore) {
+  const auto r = simulate_served(open_loop(25));
+  const double last = r.latencies_s.back();
+  std::printf("open loop at 25/s: last of 10 expected 0.052 + 9 x 0.010 = 0.142 s, simulated %.6f s\n", last);
+  EXPECT_NEAR(last, 0.142, 1e-6);
+  EXPECT_GT(r.peak_requests_in_servers, 1);
+}
+
+TEST(Served, PoissonArrivalsAreReproducibleAndHaveTheirRate) {
+  const auto a = arrival_times(Arrival::poisson, 200, 20000, 7);
+  EXPECT_EQ(a, arrival_times(Arrival::poisson, 200, 20000, 7));
+  EXPECT_NE(a, arrival_times(Arrival::poisson, 200, 20000, 8));
+  const double rate = (a.size() - 1) / a.back();
+  std::printf("poisson: expected 200/s, drawn %.2f/s\n", rate);
+  EXPECT_NEAR(rate, 200, 200 * 0.03);  // 20,000 gaps: the mean's standard error is 0.7%
+  EXPECT_DOUBLE_EQ(arrival_times(Arrival::constant, 4, 3, 1)[2], 0.5);
+}
+
 }  // namespace
 }  // namespace dlsim::infer
