@@ -1,10 +1,12 @@
 // dlsim plan finds what a sweep of the whole space would have found, simulating fewer points.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -42,6 +44,50 @@ TEST(Plan, FindsTheCheapestConfigurationAFullSweepFindsWithFewerSimulations) {
   }
   EXPECT_DOUBLE_EQ(j["best"]["metrics"]["cost.job.usd"].get<double>(), cheapest);
   EXPECT_LE(j["best"]["metrics"]["cost.job.t_sum_s"].get<double>(), 3 * 3600);
+  fs::remove_all(dir);
+}
+
+// Serving a load: the cheapest fleet per hour whose p99 meets the bound, as a sweep finds
+// it; its runners-up next in cost; the folder holds the summary, the simulated points and
+// the chart.
+TEST(Plan, FindsTheCheapestServingFleetASweepFindsAndWritesItsChart) {
+  const fs::path out = fs::path(::testing::TempDir()) / "dlsim_plan_serving";
+  fs::remove_all(out);
+  const auto plan = dlsim::testing::run_command(DLSIM_BINARY,
+                                                {"plan", DLSIM_SOURCE_DIR "/tests/data/plans/serving_small.toml",
+                                                 "--format", "json", "--out", out.string()},
+                                                false);
+  ASSERT_EQ(plan.exit_code, 0) << plan.output;
+  const auto j = nlohmann::json::parse(plan.output);
+  ASSERT_FALSE(j["best"].is_null());
+
+  const fs::path dir = fs::path(::testing::TempDir()) / "dlsim_plan_serving_sweep";
+  fs::remove_all(dir);
+  const auto sweep = dlsim::testing::run_command(
+      DLSIM_BINARY,
+      {"sweep", DLSIM_SOURCE_DIR "/scenarios/serving_fleet_resnet50.toml", "--vary",
+       "system.instance=g4dn.xlarge,p3.2xlarge", "--vary", "system.devices=1,2,3", "--vary", "workload.batch=4,8",
+       "--out", dir.string()},
+      false);
+  ASSERT_EQ(sweep.exit_code, 0);
+  std::vector<double> costs;  // per hour, of every point that meets the target
+  std::ifstream in(dir / "points.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const auto r = nlohmann::json::parse(line);
+    if (r["exit_code"] != 0) continue;
+    const auto& m = r["metrics"];
+    if (m["latency_ms.p99"].get<double>() <= 50 && m["offered_images_per_s"].get<double>() >= 2000)
+      costs.push_back(m["cost.usd_per_hour"].get<double>());
+  }
+  std::sort(costs.begin(), costs.end());
+  ASSERT_GE(costs.size(), 3u);
+  EXPECT_DOUBLE_EQ(j["best"]["metrics"]["cost.usd_per_hour"].get<double>(), costs[0]);
+  ASSERT_EQ(j["runners_up"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["runners_up"][0]["metrics"]["cost.usd_per_hour"].get<double>(), costs[1]);
+  EXPECT_DOUBLE_EQ(j["runners_up"][1]["metrics"]["cost.usd_per_hour"].get<double>(), costs[2]);
+  for (const char* file : {"plan.json", "simulated.csv", "pareto.gp", "pareto.svg"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  fs::remove_all(out);
   fs::remove_all(dir);
 }
 

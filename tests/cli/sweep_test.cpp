@@ -1,5 +1,5 @@
 // dlsim sweep and dlsim merge on a small sweep: shards merged equal the unsharded sweep
-// byte for byte, an interrupted sweep resumes, a failing point is recorded and the others
+// byte for byte, charts included, an interrupted sweep resumes, a failing point is recorded and the others
 // go on.
 #include <algorithm>
 #include <filesystem>
@@ -32,7 +32,9 @@ std::string read(const fs::path& p) {
 }
 
 void expect_same_folder(const fs::path& a, const fs::path& b) {
-  for (const char* f : {"sweep.json", "points.jsonl", "results.csv"}) EXPECT_EQ(read(a / f), read(b / f)) << f;
+  for (const char* f : {"sweep.json", "points.jsonl", "results.csv", "throughput.gp", "throughput.svg",
+                        "scaling_efficiency.gp", "scaling_efficiency.svg"})
+    EXPECT_EQ(read(a / f), read(b / f)) << f;
 }
 
 TEST(Sweep, ShardsMergeIntoExactlyTheUnshardedSweep) {
@@ -49,6 +51,7 @@ TEST(Sweep, ShardsMergeIntoExactlyTheUnshardedSweep) {
   expect_same_folder(dir / "all", dir / "merged");
   const std::string csv = read(dir / "all" / "results.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // the header and six points
+  EXPECT_NE(read(dir / "all" / "throughput.svg").find("<svg"), std::string::npos);
   fs::remove_all(dir);
 }
 
