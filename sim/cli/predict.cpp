@@ -146,9 +146,12 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
   return in;
 }
 
-std::string default_protocol_profile() { return profile_dir() + "/protocols/grpc-devbox-emerald-rapids-2vcpu.toml"; }
+// The calibration of a protocol ("grpc", "http"): kernels/net's timings on the development VM.
+std::string protocol_profile(const std::string& protocol) {
+  return profile_dir() + "/protocols/" + protocol + "-devbox-emerald-rapids-2vcpu.toml";
+}
 
-// gRPC's cost per request and per byte (the protocol profile's push fit), carried to the
+// A protocol's cost per request and per byte (its profile's push fit), carried to the
 // instance's CPU by clock; says what it assumed in `notes`.
 struct RpcCosts {
   double latency_s = 0;
@@ -156,12 +159,13 @@ struct RpcCosts {
   const hardware::Cpu* cpu = nullptr;  // the instance's, when known
 };
 
-RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, std::string& notes) {
-  const perf::Profile protocol = scenario::load_profile(default_protocol_profile());
+RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& stack,
+                   std::string& notes) {
+  const perf::Profile protocol = scenario::load_profile(protocol_profile(stack));
   const perf::FitModel* push = nullptr;
   for (const auto& f : protocol.fits)
     if (f.op == "transfer" && f.phase == "push") push = &f;
-  if (!push) throw UnrunnableError("the protocol profile " + default_protocol_profile() + " has no push fit");
+  if (!push) throw UnrunnableError("the protocol profile " + protocol_profile(stack) + " has no push fit");
   const auto* from = catalog.find_cpu(protocol.cpu);
   RpcCosts c;
   c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
@@ -178,7 +182,7 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
 // the CPU's memory bandwidth.
 train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
                                    std::string& notes) {
-  const RpcCosts rpc = rpc_costs(spec, catalog, notes);
+  const RpcCosts rpc = rpc_costs(spec, catalog, "grpc", notes);  // TensorFlow's parameter servers speak gRPC
   train::ParameterServerSpec ps;
   ps.cluster = cluster_spec(spec, catalog);
   ps.gpus = spec.system.devices;
@@ -218,18 +222,14 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
-// Serving over gRPC (study A's local and remote deployments, and fleets of them): the
+// Serving over gRPC or HTTP (study A's local and remote deployments, and fleets of them): the
 // protocol profile's push costs on every process's stack; inputs in the workload's
 // precision, 1,000 fp32 logits back per image; a remote client across the slower of the
 // two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
                                            const hardware::Catalog& catalog, double forward_s, std::string& notes) {
   const auto& s = *spec.serving;
-  if (s.protocol != "grpc")
-    throw UnrunnableError(fmt::format("serving.protocol = \"{}\" has no calibration yet (kernels/net measures gRPC); "
-                                      "use \"grpc\"",
-                                      s.protocol));
-  const RpcCosts rpc = rpc_costs(spec, catalog, notes);
+  const RpcCosts rpc = rpc_costs(spec, catalog, s.protocol, notes);
   infer::ServedSpec served;
   served.cluster = cluster_spec(spec, catalog);
   served.gpus_per_server = std::min(spec.system.devices, served.cluster.gpus_per_node);
