@@ -9,7 +9,7 @@ packages=(cmake ninja-build g++ ccache pkg-config git
           libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
           libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
           libsimgrid-dev libdnnl-dev libbenchmark-dev libblas-dev libeigen3-dev
-          libgrpc++-dev protobuf-compiler-grpc libcpp-httplib-dev gnuplot-nox
+          libgrpc++-dev protobuf-compiler-grpc libcpp-httplib-dev gnuplot-nox python3-grpcio
           python3-torch python3-torchvision)
 if [[ "${1:-}" == "--sanitizers" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)

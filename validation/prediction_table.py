@@ -7,7 +7,8 @@ on the committed cases (validation/cases/), measured runs and calibration profil
 
 Groups named "<what>/<calibration>" (e.g. ".../torch-ops" and ".../onednn-kernels") that
 predict the same measured rows share one row per case, a column pair per calibration.
-GPU whole-network cases get a table of their own; kernel cases ("gpu-kernel/...", a
+Serving cases ("cpu-serve/...") get a table of their own, a column triple per measured
+quantity (throughput, p99 latency); GPU whole-network cases another; kernel cases ("gpu-kernel/...", a
 thousand DeepBench kernels) are summarised per group only.
 """
 import json
@@ -64,9 +65,10 @@ def markdown(doc):
         groups += (f"| {g['name']} | {g['n']} | {g['mape_pct']:.1f}% | {g['max_pct']:.1f}% | "
                    f"{g['band_coverage_pct']:.0f}% | {g['bound_mape_pct']:.0f}% | "
                    f"{'pass' if g['passes'] else 'FAIL'} |\n")
-    cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-")]
+    cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-") and not c["group"].startswith("cpu-serve/")]
+    serve = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/")]
     gpu = [c for c in doc["cases"] if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/")]
-    return groups + "\n" + calibration_columns(cpu) + "\n" + plain(gpu)
+    return groups + "\n" + calibration_columns(cpu) + "\n" + calibration_columns(serve) + "\n" + plain(gpu)
 
 
 def main():

@@ -113,6 +113,20 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
   return c;
 }
 
+// One CPU machine serving (no GPU): its cores; its NIC is system.network_bandwidth, or,
+// when nothing crosses a network, as fast as a process's protocol stack.
+platform::ClusterSpec cpu_cluster_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog,
+                                       double stack_bytes_per_s) {
+  platform::ClusterSpec c;
+  c.gpus_per_node = 0;
+  c.host_cores = std::max(host_cores(spec, catalog), spec.system.threads);
+  c.nic_Bps = spec.system.network_bandwidth_Bps > 0 ? spec.system.network_bandwidth_Bps : stack_bytes_per_s;
+  if (!spec.system.instance.empty() && !(spec.system.network_bandwidth_Bps > 0))
+    c.nic_Bps = catalog.find_nic(catalog.instance(spec.system.instance).nic)->bandwidth_Bps;
+  c.nic_latency_s = spec.system.network_latency_s;
+  return c;
+}
+
 std::string default_input_profile() {
   return profile_dir() + "/input/torchvision-devbox-emerald-rapids-2vcpu.toml";
 }
@@ -146,9 +160,12 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
   return in;
 }
 
-// The calibration of a protocol ("grpc", "http"): kernels/net's timings on the development VM.
-std::string protocol_profile(const std::string& protocol) {
-  return profile_dir() + "/protocols/" + protocol + "-devbox-emerald-rapids-2vcpu.toml";
+// The calibration of a protocol ("grpc", "http") as a stack implements it ("native": C++,
+// kernels/net/dlsim-net-bench; "python": kernels/net/serving_stack.py), timed on the
+// development VM.
+std::string protocol_profile(const std::string& protocol, const std::string& stack = "native") {
+  return profile_dir() + "/protocols/" + (stack == "native" ? "" : stack + "-") + protocol +
+         "-devbox-emerald-rapids-2vcpu.toml";
 }
 
 // A protocol's cost per request and per byte (its profile's push fit), carried to the
@@ -159,13 +176,13 @@ struct RpcCosts {
   const hardware::Cpu* cpu = nullptr;  // the instance's, when known
 };
 
-RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& stack,
+RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& path,
                    std::string& notes) {
-  const perf::Profile protocol = scenario::load_profile(protocol_profile(stack));
+  const perf::Profile protocol = scenario::load_profile(path);
   const perf::FitModel* push = nullptr;
   for (const auto& f : protocol.fits)
     if (f.op == "transfer" && f.phase == "push") push = &f;
-  if (!push) throw UnrunnableError("the protocol profile " + protocol_profile(stack) + " has no push fit");
+  if (!push) throw UnrunnableError("the protocol profile " + path + " has no push fit");
   const auto* from = catalog.find_cpu(protocol.cpu);
   RpcCosts c;
   c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
@@ -182,7 +199,8 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
 // the CPU's memory bandwidth.
 train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
                                    std::string& notes) {
-  const RpcCosts rpc = rpc_costs(spec, catalog, "grpc", notes);  // TensorFlow's parameter servers speak gRPC
+  // TensorFlow's parameter servers speak gRPC (C++).
+  const RpcCosts rpc = rpc_costs(spec, catalog, protocol_profile("grpc"), notes);
   train::ParameterServerSpec ps;
   ps.cluster = cluster_spec(spec, catalog);
   ps.gpus = spec.system.devices;
@@ -229,16 +247,19 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
                                            const hardware::Catalog& catalog, double forward_s, std::string& notes) {
   const auto& s = *spec.serving;
-  const RpcCosts rpc = rpc_costs(spec, catalog, s.protocol, notes);
+  const RpcCosts rpc = rpc_costs(spec, catalog, protocol_profile(s.protocol, s.stack), notes);
   infer::ServedSpec served;
-  served.cluster = cluster_spec(spec, catalog);
-  served.gpus_per_server = std::min(spec.system.devices, served.cluster.gpus_per_node);
+  const bool on_cpu = spec.system.device == "cpu";
+  served.cluster = on_cpu ? cpu_cluster_spec(spec, catalog, rpc.bytes_per_s) : cluster_spec(spec, catalog);
+  served.gpus_per_server = on_cpu ? 0 : std::min(spec.system.devices, served.cluster.gpus_per_node);
   served.instances_per_gpu = s.instances;
   served.remote = s.deployment == "remote";
   if (served.remote) {
     served.cluster.server_nodes = served.cluster.nodes;
-    const auto& client = catalog.instance(s.client_instance);
-    served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->bandwidth_Bps);
+    if (!s.client_instance.empty()) {
+      const auto& client = catalog.instance(s.client_instance);
+      served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->bandwidth_Bps);
+    }
   }
   const bool async = s.mode == "async";
   served.clients = async ? served.cluster.nodes : s.concurrency;
@@ -330,15 +351,17 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
-void simulate_cpu(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool trace,
-                  report::Prediction& p) {
+void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                  bool trace, report::Prediction& p) {
   const int threads = spec.system.threads;
   const int cores = std::max(host_cores(spec, catalog), threads);
   if (spec.workload.kind == scenario::WorkloadKind::train) {
     p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
-    p.inference = infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient});
+    p.inference = spec.serving && spec.serving->deployment != "in-process"
+                      ? serve_over_protocol(spec, model, catalog, p.totals.seconds, p.scaling)
+                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient});
   }
 }
 
@@ -355,7 +378,7 @@ std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const g
   if (p.on_gpu)
     simulate_gpu(spec, model, catalog, trace, p);
   else
-    simulate_cpu(spec, catalog, trace, p);
+    simulate_cpu(spec, model, catalog, trace, p);
   return p;
 }
 

@@ -3,6 +3,7 @@
 // Each prediction runs in its own process (one SimGrid engine per process).  Exit status 1
 // when a group's mean absolute percentage error passes its committed bound or a case cannot
 // be predicted.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -65,12 +66,15 @@ Outcome predict_case(const scenario::ValidationCase& c) {
     return o;
   }
   const auto run = ordered_json::parse(child.output);
-  if (!run.contains(c.predicted_key)) {
+  // A dotted key names a value inside an object ("latency_ms.p99").
+  std::string pointer = "/" + c.predicted_key;
+  std::replace(pointer.begin(), pointer.end(), '.', '/');
+  if (!run.contains(ordered_json::json_pointer(pointer))) {
     o.error = fmt::format("the prediction has no '{}'", c.predicted_key);
     return o;
   }
   o.ok = true;
-  o.predicted = run[c.predicted_key].get<double>();
+  o.predicted = run[ordered_json::json_pointer(pointer)].get<double>();
   const std::string band_key = c.predicted_key == "throughput_images_per_s" ? "throughput_band_images_per_s" : "";
   if (!band_key.empty()) {
     o.p10 = run[band_key]["p10"].get<double>();

@@ -117,11 +117,12 @@ void Simulation::serve(Server& s, Host* gpu) {
     std::vector<Request*> batch = form_batch(s);
     const double start = platform::now();
     const double k = static_cast<double>(batch.size());
-    Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
+    const bool copies = gpu != s.node;
+    if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
     result_.gpu_busy_s += forward_s;
-    Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
+    if (copies) Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
     for (Request* r : batch) {
       queued_ += start - r->arrived_s;
       r->served_s = platform::now();
@@ -159,6 +160,7 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
       s.gpus.push_back(cluster_.gpu(n * spec_.cluster.gpus_per_node + g));
       cluster_.connect(s.node, s.gpus.back());
     }
+    if (s.gpus.empty()) s.gpus.push_back(s.node);  // the forward pass on the node's CPU
     clients.push_back(cluster_.add_process(spec_.remote ? nodes + n : n, "client", spec_.rpc_bytes_per_s,
                                            spec_.rpc_latency_s / 2));
     cluster_.connect(clients.back(), s.process);
@@ -194,7 +196,7 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   engine.run();
   result_.makespan_s = platform::now();
   result_.forward_s = spec_.forward_s.front();
-  result_.gpus = nodes * spec_.gpus_per_server;
+  result_.gpus = nodes * std::max(spec_.gpus_per_server, 1);
   result_.peak_request_bytes_in_servers = result_.peak_requests_in_servers * spec_.request_bytes;
   if (spec_.arrival != Arrival::closed && answered_s_.size() > 1) {
     result_.offered_requests_per_s = spec_.request_rate;

@@ -12,8 +12,9 @@
 // (requests sent at a constant rate or as a Poisson process, whether or not earlier ones
 // were answered).
 //
-// Fleet: every node of the cluster runs one server over its first GPUs; requests go to the
-// nodes in turn.  A remote deployment has one client machine per server node.
+// Fleet: every node of the cluster runs one server over its first GPUs (or, without GPUs,
+// on its CPU, where inputs need no copy); requests go to the nodes in turn.  A remote
+// deployment has one client machine per server node.
 //
 // Server, with Triton's semantics: one queue per server; `instances_per_gpu` model
 // instances on each of its GPUs take requests from it (instances on one GPU share it).  A
@@ -33,7 +34,7 @@ enum class Arrival { closed, constant, poisson };
 struct ServedSpec {
   platform::ClusterSpec cluster;  // the server nodes; remote: server_nodes = nodes, the clients
   bool remote = false;
-  int gpus_per_server = 1;        // GPUs serving on each node (at most the node's)
+  int gpus_per_server = 1;        // GPUs serving on each node (at most the node's); 0: its CPU
   int instances_per_gpu = 1;
   // Closed loop: `clients` (spread over the servers in turn), each with `in_flight` requests.
   int clients = 1;

@@ -107,7 +107,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
                           "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
-                          "published_by", "grpc_version", "cpp_httplib_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
+                          "published_by", "grpc_version", "cpp_httplib_version", "python_stack_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
@@ -130,9 +130,13 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     // Messages through a protocol stack (kernels/net): one request's cost and each byte's.
     profile.device = "network";
     profile.framework.kernels_from = "framework";
-    const bool grpc = identity("framework") == "grpc";
-    profile.framework.name =
-        fmt::format("{}-{}", identity("framework"), identity(grpc ? "grpc_version" : "cpp_httplib_version"));
+    // The stack's version: gRPC C++'s, cpp-httplib's, or Python's and grpcio's.
+    const std::string stack = identity("framework");
+    const char* version = stack == "grpc" ? "grpc_version"
+                          : stack == "http" ? "cpp_httplib_version"
+                                            : "python_stack_version";
+    profile.framework.name = fmt::format(fmt::runtime(stack == "grpc" || stack == "http" ? "{}-{}" : "{} on {}"), stack,
+                                         identity(version));
   } else if (identity("framework") == "torchvision") {
     // Images decoded and augmented on a CPU core (kernels/pytorch/input_bench.py).
     profile.framework.kernels_from = "framework";

@@ -37,8 +37,8 @@ Link* shared(simgrid::s4u::NetZone* zone, const std::string& name, double bandwi
 }  // namespace
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
-  if (spec.nodes < 1 || spec.gpus_per_node < 1 || spec.gpus_per_pcie_switch < 1)
-    throw std::invalid_argument("a cluster needs nodes, GPUs per node and GPUs per PCIe switch");
+  if (spec.nodes < 1 || spec.gpus_per_node < 0 || spec.gpus_per_pcie_switch < 1)
+    throw std::invalid_argument("a cluster needs nodes and GPUs per PCIe switch (and no negative GPU count)");
   sg_link_load_plugin_init();
   zone_ = simgrid::s4u::create_full_zone("cluster");
   const int switches = (spec.gpus_per_node + spec.gpus_per_pcie_switch - 1) / spec.gpus_per_pcie_switch;

@@ -39,7 +39,7 @@ struct LinkUse {
 
 struct ClusterSpec {
   int nodes = 1;
-  int gpus_per_node = 1;
+  int gpus_per_node = 1;      // 0: CPU nodes
   int gpus_per_pcie_switch = 1;
   int host_cores = 1;
   double pcie_Bps = 0;        // per direction: each GPU's link and each switch's uplink

@@ -17,16 +17,12 @@ std::string to_string(Precision precision) {
 }
 
 std::string not_simulated_yet(const RunSpec& spec) {
-  const bool gpu_distributed =
-      spec.system.device != "cpu" && (spec.training || (spec.serving && spec.serving->deployment != "in-process"));
+  const bool served = spec.serving && spec.serving->deployment != "in-process";
+  const bool gpu_distributed = spec.system.device != "cpu" && (spec.training || served);
   if (!gpu_distributed && (spec.system.devices > 1 || (spec.training && spec.training->strategy != "single")))
     return fmt::format("{} devices{} are not simulated yet (one device is; a GPU fleet serves over a protocol)",
                        spec.system.devices,
                        spec.training ? fmt::format(" with training.strategy = \"{}\"", spec.training->strategy) : "");
-  if (spec.serving && spec.serving->deployment != "in-process" && spec.system.device == "cpu")
-    return fmt::format("serving.deployment = \"{}\" on CPUs is not simulated yet (\"in-process\" is, and GPUs "
-                       "over gRPC)",
-                       spec.serving->deployment);
   return "";
 }
 

@@ -51,9 +51,10 @@ int optimizer_slots(const std::string& optimizer);
 struct ServingSpec {
   std::string deployment = "in-process";  // "in-process", "local", "remote"
   std::string protocol;                   // "http", "grpc"; empty in-process
+  std::string stack = "native";           // whose implementation: "native" (C++, as Triton) or "python"
   std::string mode = "sync";              // "sync", "async"
   int concurrency = 1;
-  std::string client_instance;            // for "remote"
+  std::string client_instance;            // for "remote" (or system.network_bandwidth)
   int64_t max_batch = 0;                  // dynamic batching: images per combined batch at most; 0: off
   double max_queue_delay_s = 0;           // how long the batcher waits for more
   std::vector<int64_t> preferred_batch;   // images; the batcher sends these sizes without waiting

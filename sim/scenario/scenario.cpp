@@ -192,7 +192,7 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog) {
   return j;
 }
 
-ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, int64_t batch) {
+ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const SystemSpec& system, int64_t batch) {
   ServingSpec s;
   s.deployment = r.choice("deployment", {"in-process", "local", "remote"}).value_or("in-process");
   const bool in_process = s.deployment == "in-process";
@@ -212,9 +212,13 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, int64
     else if (!catalog.find_instance(*client))
       r.problem("client_instance", *client, "names no catalog instance", suggest(*client, catalog.instance_names()));
     s.client_instance = *client;
-  } else if (s.deployment == "remote") {
-    r.problem("client_instance", "", "is required for deployment = \"remote\"", "e.g. client_instance = \"t3.2xlarge\"");
+  } else if (s.deployment == "remote" && !(system.network_bandwidth_Bps > 0)) {
+    r.problem("client_instance", "", "is required for deployment = \"remote\" (or system.network_bandwidth, the link to the client)",
+              "e.g. client_instance = \"t3.2xlarge\"");
   }
+  s.stack = r.choice("stack", {"native", "python"}).value_or(s.stack);
+  if (in_process && r.has("stack"))
+    r.problem("stack", s.stack, "a protocol stack: deployment \"local\" or \"remote\"");
   s.max_batch = r.integer("max_batch", 1, int64_t{1} << 20).value_or(0);
   s.max_queue_delay_s = r.quantity("max_queue_delay", UnitKind::time).value_or(0);
   if ((s.max_batch > 0 || s.max_queue_delay_s > 0) && in_process)
@@ -300,7 +304,7 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     TableReader r(*serving, "serving", problems, &sources);
     if (spec.workload.kind != WorkloadKind::infer)
       r.problem("", "", "the [serving] section applies to workload.kind = \"infer\"");
-    spec.serving = read_serving(r, catalog, std::max<int64_t>(spec.workload.batch, 1));
+    spec.serving = read_serving(r, catalog, spec.system, std::max<int64_t>(spec.workload.batch, 1));
   } else if (spec.workload.kind == WorkloadKind::infer) {
     spec.serving = ServingSpec{};
   }

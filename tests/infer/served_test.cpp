@@ -147,5 +147,17 @@ TEST(Served, PoissonArrivalsAreReproducibleAndHaveTheirRate) {
   EXPECT_DOUBLE_EQ(arrival_times(Arrival::constant, 4, 3, 1)[2], 0.5);
 }
 
+TEST(Served, OnACpuTheForwardPassNeedsNoCopy) {
+  // No GPU: the 100 MB request is not copied anywhere after it arrives (PCIe would be 0.1 s
+  // at 1 GB/s), so the latency is the local one.
+  ServedSpec s = spec(false);
+  s.cluster.gpus_per_node = 0;
+  s.cluster.pcie_Bps = 1e9;
+  s.gpus_per_server = 0;
+  const InferenceResult r = simulate_served(s);
+  std::printf("on a CPU: expected 0.152000 s, simulated %.6f s\n", r.latencies_s.front());
+  EXPECT_NEAR(r.latencies_s.front(), 0.152, 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::infer

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The serving harness and its protocol calibration run here, briefly: the Python stack's
+# transfer benchmark writes rows `dlsim calibrate` fits, and serving_cpu.py --quick serves a
+# model in-process and over both protocols on loopback, writing one row per deployment.
+#   serving_harness_check.sh DLSIM SOURCE_DIR
+set -euo pipefail
+dlsim=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+/usr/bin/python3 "$src/kernels/net/py_transfer_bench.py" --protocol grpc --max-bytes 4096 --repetitions 2 \
+  --min-time 0.01 --out "$work/raw.json" 2>/dev/null
+"$dlsim" calibrate "$work/raw.json" --machine here -o "$work/protocol.toml" >/dev/null
+grep -q 'name = "python-grpc on python-' "$work/protocol.toml"
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --out "$work/serving.csv" 2>/dev/null
+/usr/bin/python3 - "$work/serving.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
+expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
+assert kinds == expected, kinds
+assert all(float(r["images_per_s"]) > 0 and float(r["latency_p99_ms"]) >= float(r["latency_p50_ms"]) > 0 for r in rows), rows
+print(f"serving harness: {len(rows)} rows, e.g. {rows[1]['deployment']} {rows[1]['protocol']}: "
+      f"{float(rows[1]['images_per_s']):.1f} images/s")
+PY

@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""Ground truth for dlsim's serving predictions on this machine's CPU: study A's three
+deployments of a torchvision model, really run and timed.
+
+    /usr/bin/python3 validation/measure/serving_cpu.py --out validation/data/serving_cpu_devbox.csv
+    /usr/bin/python3 validation/measure/serving_cpu.py --quick --out /tmp/serving.csv
+
+Deployments
+  in-process  the client calls the model in its own process, one request at a time
+  local       a server process on loopback, over HTTP/1.1 or gRPC (kernels/net/serving_stack.py)
+  remote      the server in a network namespace of its own, joined to this one by a veth
+              pair whose both ends `tc` limits to 5 Gbit/s (study A's client link); the
+              harness makes the namespace and removes it, on 10.77.0.0/24 only
+The server runs one model instance (a lock: one forward pass at a time) on --server-threads
+threads.  Clients: synchronous (CONCURRENCY clients, each with its own connection and one
+request in flight) or, over gRPC, asynchronous (one client with CONCURRENCY requests in
+flight on one channel); HTTP/1.1 cannot multiplex, so an asynchronous HTTP client would be
+the synchronous ones again and is not measured.  Inputs are FP32 batches already in memory;
+answers are the logits.  Each configuration: warm-up requests, then REQUESTS timed ones;
+throughput = images answered / time from the first send to the last answer; latency per
+request from send to answer (P50/P90/P99 over the timed requests).
+"""
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "net"))
+import serving_stack  # noqa: E402
+
+NAMESPACE = "dlsim-serve"
+HOST_ADDRESS, SERVER_ADDRESS = "10.77.0.1", "10.77.0.2"
+LINK_RATE = "5gbit"
+
+
+def load_model(name, threads):
+    import torch
+    import torchvision
+    torch.set_num_threads(threads)
+    model = getattr(torchvision.models, name)().eval()
+    return model
+
+
+def infer(model, lock):
+    import torch
+
+    def handler(body):
+        x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
+        with lock, torch.no_grad():
+            return model(x).numpy().tobytes()
+    return handler
+
+
+def serve_main(args):
+    model = load_model(args.model, args.server_threads)
+    port, stop = serving_stack.serve(args.protocol, args.host, args.port, infer(model, threading.Lock()))
+    print(f"ready {port}", flush=True)
+    try:
+        sys.stdin.read()  # until the harness closes our stdin
+    finally:
+        stop()
+
+
+class Namespace:
+    """The remote deployment's network: a namespace, a veth pair, 5 Gbit/s each way."""
+
+    def __enter__(self):
+        self.close()
+        for command in (
+                ["ip", "netns", "add", NAMESPACE],
+                ["ip", "link", "add", "dlsim-c", "type", "veth", "peer", "name", "dlsim-s"],
+                ["ip", "link", "set", "dlsim-s", "netns", NAMESPACE],
+                ["ip", "addr", "add", f"{HOST_ADDRESS}/24", "dev", "dlsim-c"],
+                ["ip", "link", "set", "dlsim-c", "up"],
+                ["ip", "netns", "exec", NAMESPACE, "ip", "addr", "add", f"{SERVER_ADDRESS}/24", "dev", "dlsim-s"],
+                ["ip", "netns", "exec", NAMESPACE, "ip", "link", "set", "dlsim-s", "up"],
+                ["ip", "netns", "exec", NAMESPACE, "ip", "link", "set", "lo", "up"],
+                ["tc", "qdisc", "add", "dev", "dlsim-c", "root", "tbf", "rate", LINK_RATE, "burst", "1mb", "latency",
+                 "50ms"],
+                ["ip", "netns", "exec", NAMESPACE, "tc", "qdisc", "add", "dev", "dlsim-s", "root", "tbf", "rate",
+                 LINK_RATE, "burst", "1mb", "latency", "50ms"]):
+            subprocess.run(command, check=True)
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @staticmethod
+    def close():
+        subprocess.run(["ip", "link", "del", "dlsim-c"], stderr=subprocess.DEVNULL)
+        subprocess.run(["ip", "netns", "del", NAMESPACE], stderr=subprocess.DEVNULL)
+
+
+def start_server(args, deployment, protocol):
+    command = [sys.executable, os.path.abspath(__file__), "serve", "--protocol", protocol, "--model", args.model,
+               "--server-threads", str(args.server_threads), "--port", "0",
+               "--host", SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"]
+    if deployment == "remote":
+        command = ["ip", "netns", "exec", NAMESPACE] + command
+    server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline().split()
+    if not line or line[0] != "ready":
+        server.kill()
+        raise RuntimeError(f"the {protocol} server did not start")
+    return server, (SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"), int(line[1])
+
+
+def timed_requests(send, count, in_flight):
+    """Runs `count` calls of send(), `in_flight` at once; returns (seconds, latencies)."""
+    latencies = []
+    lock = threading.Lock()
+
+    def one(_):
+        start = time.perf_counter()
+        send()
+        with lock:
+            latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=in_flight) as pool:
+        list(pool.map(one, range(count)))
+    return time.perf_counter() - start, latencies
+
+
+def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
+    server, host, port = start_server(args, deployment, protocol)
+    try:
+        if mode == "async":  # one gRPC channel, many calls in flight
+            clients = [serving_stack.Client(protocol, host, port)]
+
+            def send():
+                clients[0].call(body)
+        else:  # a connection (channel) per client, one request in flight on each
+            clients = [serving_stack.Client(protocol, host, port) for _ in range(concurrency)]
+            pool_lock = threading.Lock()
+            idle = list(clients)
+
+            def send():
+                with pool_lock:
+                    client = idle.pop()
+                try:
+                    client.call(body)
+                finally:
+                    with pool_lock:
+                        idle.append(client)
+        timed_requests(send, 2 * concurrency, concurrency)  # warm-up: connections, allocator
+        elapsed, latencies = timed_requests(send, args.requests, concurrency)
+        for c in clients:
+            c.close()
+        return elapsed, latencies
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+
+
+def measure_in_process(args, batch, body):
+    import threading as _t
+    handler = infer(load_model(args.model, args.server_threads), _t.Lock())
+    handler(body)
+    handler(body)
+    return timed_requests(lambda: handler(body), args.requests, 1)
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        ap = argparse.ArgumentParser()
+        ap.add_argument("serve")
+        ap.add_argument("--protocol", required=True)
+        ap.add_argument("--model", required=True)
+        ap.add_argument("--server-threads", type=int, required=True)
+        ap.add_argument("--host", required=True)
+        ap.add_argument("--port", type=int, required=True)
+        return serve_main(ap.parse_args())
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--machine", default="devbox-emerald-rapids-2vcpu")
+    ap.add_argument("--model", default="resnet18")
+    ap.add_argument("--server-threads", type=int, default=1)
+    ap.add_argument("--batches", default="1,8,32")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--requests", type=int, default=24)
+    ap.add_argument("--deployments", default="in-process,local,remote")
+    ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
+    args = ap.parse_args()
+    if args.quick:
+        args.batches, args.requests, args.deployments = "1", 6, "in-process,local"
+    import grpc
+    import torch
+    fields = ["source", "machine", "cpu", "model", "deployment", "protocol", "mode", "batch", "concurrency",
+              "server_threads", "requests", "images_per_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
+              "link", "torch", "grpcio", "python", "date"]
+    deployments = args.deployments.split(",")
+    with open(args.out, "w", newline="") as f, (Namespace() if "remote" in deployments else _Nothing()):
+        out = csv.DictWriter(f, fieldnames=fields)
+        out.writeheader()
+        for batch in (int(b) for b in args.batches.split(",")):
+            body = torch.randn(batch, 3, 224, 224).numpy().tobytes()
+            configs = [("in-process", "", "sync", 1)] if "in-process" in deployments else []
+            configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
+                        for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
+            for deployment, protocol, mode, concurrency in configs:
+                elapsed, latencies = (measure_in_process(args, batch, body) if deployment == "in-process" else
+                                      measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
+                       "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
+                       "protocol": protocol, "mode": mode, "batch": batch, "concurrency": concurrency,
+                       "server_threads": args.server_threads, "requests": len(latencies),
+                       "images_per_s": batch * len(latencies) / elapsed,
+                       "latency_p50_ms": 1e3 * percentile(latencies, 0.5),
+                       "latency_p90_ms": 1e3 * percentile(latencies, 0.9),
+                       "latency_p99_ms": 1e3 * percentile(latencies, 0.99),
+                       "link": f"veth, tc tbf {LINK_RATE}" if deployment == "remote" else "",
+                       "torch": torch.__version__, "grpcio": grpc.__version__,
+                       "python": sys.version.split()[0], "date": datetime.date.today().isoformat()}
+                out.writerow(row)
+                f.flush()
+                print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
+                      f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms", file=sys.stderr)
+
+
+class _Nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+def serving_stack_cpu():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+if __name__ == "__main__":
+    main()
