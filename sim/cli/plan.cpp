@@ -25,6 +25,7 @@
 #include "core/error.hpp"
 #include "plan/front.hpp"
 #include "cost/cost.hpp"
+#include "report/cost_report.hpp"
 #include "report/generator.hpp"
 #include "report/plan_plot.hpp"
 #include "report/run_report.hpp"
@@ -75,8 +76,7 @@ Candidate bound(const scenario::PlanSpec& plan_spec, const plan::SweepPoint& poi
       c.kind = plan::Axes::job;
       const auto& j = *spec.job;
       const double steps = j.epochs * std::ceil(static_cast<double>(j.dataset_images) / images);
-      const cost::JobTimes times{j.startup_s, j.install_s, j.data_load_s, j.start_s, steps * step_s,
-                                 j.verify_s,  j.save_data_s, j.poweroff_s};
+      const cost::JobTimes times = report::job_times(j, steps * step_s);
       const auto& instance = catalog.instance(spec.system.instance);
       c.time_bound_s = times.sum();
       c.cost_bound =

@@ -11,6 +11,11 @@ namespace dlsim::report {
 
 using nlohmann::ordered_json;
 
+cost::JobTimes job_times(const scenario::JobSpec& j, double learn_s) {
+  return {j.startup_s, j.install_with_container_s(), j.data_load_s, j.start_with_container_s(), learn_s,
+          j.verify_s,  j.save_data_s,                j.poweroff_s};
+}
+
 void add_cost(ordered_json& out, const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
   if (spec.system.instance.empty() || !out.contains("throughput_images_per_s")) return;
   const auto& instance = catalog.instance(spec.system.instance);
@@ -32,8 +37,7 @@ void add_cost(ordered_json& out, const scenario::RunSpec& spec, const hardware::
     const double images_per_step = static_cast<double>(spec.workload.batch * spec.system.devices);
     const double steps_per_epoch = std::ceil(static_cast<double>(j.dataset_images) / images_per_step);
     const double step_s = out["step_time_s"].get<double>();
-    const cost::JobTimes times{j.startup_s,  j.install_s, j.data_load_s, j.start_s, j.epochs * steps_per_epoch * step_s,
-                               j.verify_s, j.save_data_s, j.poweroff_s};
+    const cost::JobTimes times = job_times(j, j.epochs * steps_per_epoch * step_s);
     const auto c = cost::training_cost(times, j.epochs, usd_per_hour, *rule);
     ordered_json terms = ordered_json::object();
     for (const auto& [name, s] : times.terms()) terms[name] = s;

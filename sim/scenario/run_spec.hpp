@@ -67,11 +67,19 @@ struct ServingSpec {
 
 // A training job to be priced: its data, epochs, the other terms of study B's billed time,
 // and the billing rule (default: the instance's).
+// Study B's container runs: pulling the image adds to t_install, starting the container to
+// t_start; with enough cores a container costs no compute (a container with fewer CPUs
+// than system.threads is refused).
 struct JobSpec {
   int64_t dataset_images = 0;
   int epochs = 1;
   double startup_s = 0, install_s = 0, data_load_s = 0, start_s = 0, verify_s = 0, save_data_s = 0, poweroff_s = 0;
   std::string billing;
+  double container_pull_s = 0;   // the image's bytes over the registry's (or the NIC's) bandwidth
+  double container_start_s = 0;
+  // t_install and t_start with the container's pull and start.
+  double install_with_container_s() const { return install_s + container_pull_s; }
+  double start_with_container_s() const { return start_s + container_start_s; }
 };
 
 struct RunSpec {

@@ -178,7 +178,7 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   return t;
 }
 
-JobSpec read_job(TableReader& r, const hardware::Catalog& catalog) {
+JobSpec read_job(TableReader& r, const hardware::Catalog& catalog, const SystemSpec& system) {
   JobSpec j;
   j.dataset_images = r.integer("dataset", 1, int64_t{1} << 40, true).value_or(0);
   j.epochs = static_cast<int>(r.integer("epochs", 1, 1 << 20).value_or(1));
@@ -188,6 +188,21 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog) {
                             std::pair{"poweroff", &j.poweroff_s}})
     *field = r.quantity(key, UnitKind::time).value_or(0);
   j.billing = r.choice("billing", catalog.billing_rule_names()).value_or("");
+  if (const auto image = r.quantity("container_image", UnitKind::bytes)) {
+    const auto* instance = catalog.find_instance(system.instance);
+    const auto* nic = instance ? catalog.find_nic(instance->nic) : nullptr;
+    const double pull = r.quantity("registry_bandwidth", UnitKind::bandwidth).value_or(nic ? nic->bandwidth_Bps : 0);
+    if (pull > 0) j.container_pull_s = *image / pull;
+    j.container_start_s = r.quantity("container_start", UnitKind::time).value_or(0);
+  } else {
+    for (const char* key : {"registry_bandwidth", "container_start"})
+      if (r.has(key)) r.problem(key, "", "describes a container: give job.container_image (its size) too");
+  }
+  if (const auto cpus = r.integer("container_cpus", 1, 1 << 16); cpus && *cpus < system.threads)
+    r.problem("container_cpus", std::to_string(*cpus),
+              fmt::format("at least system.threads = {}: the framework's threads would share fewer cores",
+                          system.threads),
+              fmt::format("set system.threads = {}", *cpus));
   r.finish();
   return j;
 }
@@ -312,7 +327,7 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     TableReader r(*job, "job", problems, &sources);
     if (spec.workload.kind != WorkloadKind::train) r.problem("", "", "the [job] section applies to training");
     if (spec.system.instance.empty()) r.problem("", "", "a priced [job] needs system.instance (its price and billing)");
-    spec.job = read_job(r, catalog);
+    spec.job = read_job(r, catalog, spec.system);
   }
   top.finish();
   problems.throw_if_any();

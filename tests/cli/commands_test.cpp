@@ -132,6 +132,23 @@ TEST(Commands, AJobIsBilledByItsProvidersRule) {
   EXPECT_GE(per_hour["usd"].get<double>(), per_minute["usd"].get<double>());
 }
 
+// Study B's containers: the image's pull adds to t_install (2 GB over a 1 Gbit/s registry
+// link: 16 s) and the container's start to t_start; learning is unchanged.
+TEST(Commands, AContainerAddsItsPullAndStartButNoCompute) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b_mnist_cpu.toml --format json";
+  const auto [plain_code, plain_out] = run(scenario);
+  const auto [code, out] = run(scenario +
+                               " --set job.container_image=2GB --set job.registry_bandwidth=1Gbps"
+                               " --set job.container_start=4s --set job.container_cpus=12");
+  ASSERT_EQ(plain_code, 0) << plain_out;
+  ASSERT_EQ(code, 0) << out;
+  const auto plain = nlohmann::json::parse(plain_out)["cost"]["job"]["time_s"];
+  const auto contained = nlohmann::json::parse(out)["cost"]["job"]["time_s"];
+  EXPECT_NEAR(contained["install"].get<double>() - plain["install"].get<double>(), 16.0, 1e-9);
+  EXPECT_NEAR(contained["start"].get<double>() - plain["start"].get<double>(), 4.0, 1e-9);
+  EXPECT_EQ(contained["learn"], plain["learn"]);
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);
