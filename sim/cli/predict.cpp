@@ -266,7 +266,10 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.in_flight = async ? s.concurrency : 1;
   served.requests_per_client = kRequestsPerClient;
   if (s.arrival != "closed") {
-    served.arrival = s.arrival == "poisson" ? infer::Arrival::poisson : infer::Arrival::constant;
+    served.arrival = s.arrival == "poisson"  ? infer::Arrival::poisson
+                     : s.arrival == "replay" ? infer::Arrival::replay
+                                             : infer::Arrival::constant;
+    served.intervals_s = s.intervals_s;
     served.request_rate = s.request_rate;
     served.requests = s.requests;
     served.seed = static_cast<uint64_t>(s.seed);

@@ -18,11 +18,17 @@ using simgrid::s4u::Host;
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
 
-std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed) {
+std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed,
+                                  const std::vector<double>& intervals) {
   std::vector<double> times;
   std::mt19937_64 random(seed);
   double t = 0;
   for (int i = 0; i < count; ++i) {
+    if (arrival == Arrival::replay) {
+      times.push_back(t);
+      t += intervals[static_cast<size_t>(i) % intervals.size()];
+      continue;
+    }
     times.push_back(arrival == Arrival::poisson ? t : i / rate);
     // A uniform draw in (0, 1] from the top 53 bits, so that no library's distribution
     // code decides the stream.
@@ -75,6 +81,7 @@ class Simulation {
   int in_servers_ = 0;
   double send_ = 0, queued_ = 0, computed_ = 0, received_ = 0;
   std::vector<double> answered_s_;
+  std::vector<double> send_times_;  // open loop
 };
 
 void Simulation::give_back(Server& s, std::vector<Request*>& batch, size_t keep) {
@@ -184,7 +191,8 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
       }
   } else {
     result_.requests = spec_.requests;
-    const auto times = arrival_times(spec_.arrival, spec_.request_rate, spec_.requests, spec_.seed);
+    send_times_ = arrival_times(spec_.arrival, spec_.request_rate, spec_.requests, spec_.seed, spec_.intervals_s);
+    const auto& times = send_times_;
     simgrid::s4u::Actor::create("load", clients.front(), [this, times, &clients] {
       for (size_t i = 0; i < times.size(); ++i) {
         simgrid::s4u::this_actor::sleep_until(times[i]);
@@ -199,7 +207,11 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   result_.gpus = nodes * std::max(spec_.gpus_per_server, 1);
   result_.peak_request_bytes_in_servers = result_.peak_requests_in_servers * spec_.request_bytes;
   if (spec_.arrival != Arrival::closed && answered_s_.size() > 1) {
-    result_.offered_requests_per_s = spec_.request_rate;
+    // A replay offers its intervals' mean rate.
+    const double span = send_times_.back() - send_times_.front();
+    result_.offered_requests_per_s = spec_.arrival != Arrival::replay ? spec_.request_rate
+                                     : span > 0                        ? (send_times_.size() - 1) / span
+                                                                       : 0;
     result_.achieved_requests_per_s =
         static_cast<double>(answered_s_.size() - 1) / (answered_s_.back() - answered_s_.front());
   }

@@ -29,7 +29,7 @@
 
 namespace dlsim::infer {
 
-enum class Arrival { closed, constant, poisson };
+enum class Arrival { closed, constant, poisson, replay };
 
 struct ServedSpec {
   platform::ClusterSpec cluster;  // the server nodes; remote: server_nodes = nodes, the clients
@@ -40,11 +40,13 @@ struct ServedSpec {
   int clients = 1;
   int in_flight = 1;
   int requests_per_client = 8;
-  // Open loop: `requests` in all at `request_rate` per second; Poisson gaps drawn from `seed`.
+  // Open loop: `requests` in all at `request_rate` per second; Poisson gaps drawn from
+  // `seed`; or a replay of `intervals_s` (cycled).
   Arrival arrival = Arrival::closed;
   double request_rate = 0;
   int requests = 0;
   uint64_t seed = 1;
+  std::vector<double> intervals_s;
   double rpc_bytes_per_s = 0;     // a process's protocol stack
   double rpc_latency_s = 0;       // per request, both ends together
   double request_bytes = 0;       // the request's input tensor
@@ -56,9 +58,10 @@ struct ServedSpec {
   double max_queue_delay_s = 0;
 };
 
-// The open loop's send times, from 0: i / rate, or the sums of exponential gaps.  The same
-// seed gives the same times on every platform.
-std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed);
+// The open loop's send times, from 0: i / rate, or the sums of exponential gaps (the same
+// seed gives the same times on every platform), or of `intervals` in turn.
+std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint64_t seed,
+                                  const std::vector<double>& intervals = {});
 
 InferenceResult simulate_served(const ServedSpec& spec);
 

@@ -59,7 +59,9 @@ struct ServingSpec {
   double max_queue_delay_s = 0;           // how long the batcher waits for more
   std::vector<int64_t> preferred_batch;   // images; the batcher sends these sizes without waiting
   int instances = 1;                      // model instances per GPU
-  std::string arrival = "closed";         // "closed" (concurrency), "constant" or "poisson" (request_rate)
+  std::string arrival = "closed";         // "closed" (concurrency), "constant" or "poisson" (request_rate),
+                                          // "replay" (intervals)
+  std::vector<double> intervals_s;        // replay: the gaps between sends, in order (cycled)
   double request_rate = 0;                // requests per second, open loop
   int requests = 0;                       // open loop: requests simulated
   int64_t seed = 1;                       // Poisson arrivals

@@ -1,6 +1,8 @@
 #include "scenario/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <fstream>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.hpp"
+#include "core/text_file.hpp"
 #include "graph/zoo.hpp"
 #include "scenario/toml_reader.hpp"
 
@@ -207,7 +210,37 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog, const SystemS
   return j;
 }
 
-ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const SystemSpec& system, int64_t batch) {
+// perf_analyzer's --request-intervals file: the gaps between consecutive requests in
+// microseconds, one per line ('#' starts a comment).
+std::vector<double> read_intervals(TableReader& r, const std::string& name, const fs::path& base) {
+  const fs::path path = fs::path(name).is_absolute() ? fs::path(name) : base / name;
+  if (!fs::is_regular_file(path)) {
+    r.problem("intervals", name, fmt::format("names a file of request intervals that does not exist ({})", path.string()),
+              "paths are relative to the scenario's folder");
+    return {};
+  }
+  std::istringstream text(read_text_file(path.string(), "a file of request intervals"));
+  std::vector<double> out;
+  int line_no = 0;
+  for (std::string line; std::getline(text, line);) {
+    ++line_no;
+    const std::string data = line.substr(0, line.find('#'));
+    if (data.find_first_not_of(" \t\r") == std::string::npos) continue;
+    char* end = nullptr;
+    const double us = std::strtod(data.c_str(), &end);
+    if (end == data.c_str() || std::string(end).find_first_not_of(" \t\r") != std::string::npos || !(us >= 0) ||
+        !std::isfinite(us))
+      throw InputError(Problem{{path.string(), line_no, 1}, "serving.intervals", data,
+                               "one interval in microseconds per line (perf_analyzer's --request-intervals)",
+                               "e.g. 1500"});
+    out.push_back(us * 1e-6);
+  }
+  if (out.empty()) r.problem("intervals", name, "a file with at least one interval");
+  return out;
+}
+
+ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const SystemSpec& system, int64_t batch,
+                         const fs::path& base) {
   ServingSpec s;
   s.deployment = r.choice("deployment", {"in-process", "local", "remote"}).value_or("in-process");
   const bool in_process = s.deployment == "in-process";
@@ -246,17 +279,25 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
                             s.max_batch),
                 fmt::format("e.g. preferred_batch = [{}]", std::max<int64_t>(batch, s.max_batch / batch * batch)));
   s.instances = static_cast<int>(r.integer("instances", 1, 64).value_or(1));
-  s.arrival = r.choice("arrival", {"closed", "constant", "poisson"}).value_or("closed");
-  const bool open = s.arrival != "closed";
+  s.arrival = r.choice("arrival", {"closed", "constant", "poisson", "replay"}).value_or("closed");
+  const bool open = s.arrival != "closed", replay = s.arrival == "replay";
+  if (auto intervals = r.string("intervals", replay)) {
+    if (!replay) r.problem("intervals", *intervals, "applies to serving.arrival = \"replay\"");
+    else s.intervals_s = read_intervals(r, *intervals, base);
+  }
   // The load in requests per second, or in images per second (a planner varying the batch
   // keeps the same image rate).
-  s.request_rate = r.number("request_rate", 1e-6, 1e9, open && !r.has("image_rate")).value_or(0);
+  s.request_rate = r.number("request_rate", 1e-6, 1e9, open && !replay && !r.has("image_rate")).value_or(0);
   if (const auto images = r.number("image_rate", 1e-6, 1e12)) {
     if (r.has("request_rate"))
       r.problem("image_rate", fmt::format("{}", *images), "either serving.request_rate or serving.image_rate, not both");
     s.request_rate = *images / static_cast<double>(batch);
   }
-  s.requests = static_cast<int>(r.integer("requests", 1, 1 << 20).value_or(1000));
+  s.requests = static_cast<int>(
+      r.integer("requests", 1, 1 << 20).value_or(replay && !s.intervals_s.empty() ? static_cast<int64_t>(s.intervals_s.size()) : 1000));
+  if (replay && (r.has("request_rate") || r.has("image_rate")))
+    r.problem(r.has("request_rate") ? "request_rate" : "image_rate", "", "a replay's load is its intervals",
+              "remove it, or use serving.arrival = \"constant\" or \"poisson\"");
   s.seed = r.integer("seed", 0, std::numeric_limits<int64_t>::max()).value_or(1);
   if (!open)
     for (const char* key : {"request_rate", "image_rate", "requests", "seed"})
@@ -319,7 +360,7 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     TableReader r(*serving, "serving", problems, &sources);
     if (spec.workload.kind != WorkloadKind::infer)
       r.problem("", "", "the [serving] section applies to workload.kind = \"infer\"");
-    spec.serving = read_serving(r, catalog, spec.system, std::max<int64_t>(spec.workload.batch, 1));
+    spec.serving = read_serving(r, catalog, spec.system, std::max<int64_t>(spec.workload.batch, 1), base);
   } else if (spec.workload.kind == WorkloadKind::infer) {
     spec.serving = ServingSpec{};
   }

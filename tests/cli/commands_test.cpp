@@ -149,6 +149,15 @@ TEST(Commands, AContainerAddsItsPullAndStartButNoCompute) {
   EXPECT_EQ(contained["learn"], plain["learn"]);
 }
 
+// A replay of perf_analyzer-style intervals (2, 2, 0.5, 0.5 ms, cycled): 500 requests/s
+// offered on average, 1.25 ms apart.
+TEST(Commands, AServingLoadCanBeReplayedFromIntervals) {
+  const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/tests/data/serving/replay.toml --format json");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_NEAR(j["offered_images_per_s"].get<double>(), 8 * 800.0, 1e-6);
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);

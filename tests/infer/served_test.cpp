@@ -147,6 +147,13 @@ TEST(Served, PoissonArrivalsAreReproducibleAndHaveTheirRate) {
   EXPECT_DOUBLE_EQ(arrival_times(Arrival::constant, 4, 3, 1)[2], 0.5);
 }
 
+TEST(Served, AReplaySendsAtItsIntervalsInTurn) {
+  const auto t = arrival_times(Arrival::replay, 0, 5, 1, {0.1, 0.3});
+  const std::vector<double> expected{0, 0.1, 0.4, 0.5, 0.8};
+  ASSERT_EQ(t.size(), expected.size());
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_NEAR(t[i], expected[i], 1e-12) << i;
+}
+
 TEST(Served, OnACpuTheForwardPassNeedsNoCopy) {
   // No GPU: the 100 MB request is not copied anywhere after it arrives (PCIe would be 0.1 s
   // at 1 GB/s), so the latency is the local one.
