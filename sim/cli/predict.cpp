@@ -110,6 +110,8 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
   c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;
   c.nic_Bps = nic > 0 ? nic : c.pcie_Bps;  // one node: the NIC carries nothing
   c.nic_latency_s = spec.system.network_latency_s;
+  c.nodes_per_rack = spec.system.nodes_per_rack;
+  c.oversubscription = spec.system.oversubscription;
   return c;
 }
 

@@ -62,6 +62,13 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
     node_of_host_[hosts_.back()] = n;
     nics_.push_back(duplex(zone_, node + ".nic", spec.nic_Bps, spec.nic_latency_s));
   }
+  if (spec.nodes_per_rack > 0) {
+    if (!(spec.oversubscription >= 1)) throw std::invalid_argument("a fat tree's oversubscription is at least 1");
+    const int all = spec.nodes + spec.server_nodes;
+    for (int r = 0; r * spec.nodes_per_rack < all; ++r)
+      racks_.push_back(duplex(zone_, fmt::format("rack{}.uplink", r),
+                              spec.nodes_per_rack * spec.nic_Bps / spec.oversubscription));
+  }
 }
 
 int Cluster::gpu_index(Host* h) const {
@@ -121,6 +128,10 @@ std::vector<std::pair<Link*, bool>> Cluster::hardware_path(Host* from, Host* to)
   if (node_a != node_b) {
     up.push_back({nics_[static_cast<size_t>(node_a)], true});
     down.insert(down.begin(), {nics_[static_cast<size_t>(node_b)], false});
+    if (!racks_.empty() && node_a / spec_.nodes_per_rack != node_b / spec_.nodes_per_rack) {
+      up.push_back({racks_[static_cast<size_t>(node_a / spec_.nodes_per_rack)], true});
+      down.insert(down.begin(), {racks_[static_cast<size_t>(node_b / spec_.nodes_per_rack)], false});
+    }
   }
   up.insert(up.end(), down.begin(), down.end());
   return up;
@@ -142,7 +153,7 @@ void Cluster::connect(Host* a, Host* b) {
 void Cluster::seal() {
   zone_->seal();
   // A split-duplex link is two SimGrid links, NAME_UP and NAME_DOWN.
-  for (const auto* group : {&pcie_, &nvlink_, &uplinks_, &nics_})
+  for (const auto* group : {&pcie_, &nvlink_, &uplinks_, &nics_, &racks_})
     for (const Link* l : *group)
       for (const char* way : {"up", "down"}) {
         const Link* half = Link::by_name(l->get_name() + (way[0] == 'u' ? "_UP" : "_DOWN"));

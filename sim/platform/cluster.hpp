@@ -6,6 +6,13 @@
 //   gpu2 ─pcie─┐                            ├── network (non-blocking switch)
 //   gpu3 ─pcie─┴─ switch ─uplink─ host      │   other nodes' NICs
 //
+// Between nodes, the network is one non-blocking switch (a star), or a two-level fat tree:
+// racks of `nodes_per_rack` nodes under a top-of-rack switch whose uplink to a non-blocking
+// spine carries, each way, the rack's NICs together divided by the oversubscription (1:
+// full bisection; 4: a quarter of it), so that traffic leaving a rack contends there.  The
+// levels are links of this zone rather than SimGrid's FatTreeZone, whose leaves would have
+// to be node zones (3.32 routes badly between sibling sub-zones; NOTES-SIMGRID.md).
+//
 // GPUs behind one PCIe switch share its uplink to the host; two GPUs on one switch talk
 // through it (peer to peer) without touching the uplink; GPUs of one node with NVLink talk
 // over it, each on its own NVLink port into a non-blocking fabric (NVSwitch; a DGX-1's
@@ -47,6 +54,8 @@ struct ClusterSpec {
   double nic_Bps = 0;         // per node and direction
   double nic_latency_s = 0;
   int server_nodes = 0;       // further nodes of the same kind without GPUs (dedicated servers), after the others
+  int nodes_per_rack = 0;     // 0: a star; else a two-level fat tree (all nodes, servers included, in order)
+  double oversubscription = 1;  // a rack's NICs over its uplink to the spine
 };
 
 class Cluster {
@@ -87,6 +96,7 @@ class Cluster {
   simgrid::s4u::NetZone* zone_ = nullptr;
   std::vector<simgrid::s4u::Host*> gpus_, hosts_;
   std::vector<simgrid::s4u::Link*> pcie_, nvlink_, uplinks_, nics_;  // per GPU, per GPU, per switch, per node
+  std::vector<simgrid::s4u::Link*> racks_;                          // per rack: its uplink to the spine
   std::vector<std::pair<std::string, const simgrid::s4u::Link*>> tracked_;  // what busiest_links reports
   std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_, node_of_process_;
   std::unordered_map<const simgrid::s4u::Host*, simgrid::s4u::Link*> process_link_;

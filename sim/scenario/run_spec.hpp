@@ -31,6 +31,9 @@ struct SystemSpec {
   std::string profile;      // calibration profile path; empty: the device's default
   double network_bandwidth_Bps = 0;  // overrides the instance NIC's bandwidth when > 0
   double network_latency_s = 0;      // overrides the network calibration's latency when > 0
+  std::string network = "star";      // between nodes: "star" (one non-blocking switch) or "fat_tree"
+  int nodes_per_rack = 0;            // fat_tree: nodes under one top-of-rack switch
+  double oversubscription = 1;       // fat_tree: a rack's NICs over its uplink
 };
 
 struct TrainingSpec {

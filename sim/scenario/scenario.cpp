@@ -144,6 +144,13 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   s.allow_fallback = r.boolean("allow_fallback").value_or(false);
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
+  s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");
+  const bool tree = s.network == "fat_tree";
+  s.nodes_per_rack = static_cast<int>(r.integer("nodes_per_rack", 1, 1 << 16, tree).value_or(0));
+  s.oversubscription = r.number("oversubscription", 1, 1024).value_or(1);
+  if (!tree)
+    for (const char* key : {"nodes_per_rack", "oversubscription"})
+      if (r.has(key)) r.problem(key, "", "describes a fat tree", "set system.network = \"fat_tree\"");
   if (auto profile = r.string("profile")) {
     const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
     if (!fs::is_regular_file(path))

@@ -141,5 +141,31 @@ TEST(TreeAllreduce, ParentsShareTheirNicBetweenTwoChildren) {
   EXPECT_NEAR(took / expected, 1.0, 0.01);
 }
 
+TEST(RingAllreduce, AnOversubscribedFatTreeSlowsTheEdgesLeavingARack) {
+  // 8 single-GPU nodes, 4 per rack, racks' uplinks 4:1 oversubscribed (one NIC's worth).
+  // Two rings interleaved across the racks (0,4,1,5 and 2,6,3,7) cross them on every edge:
+  // each rack's uplink carries four flows each way, each gets a quarter of a NIC, and the
+  // bandwidth term is 4x the star's.
+  auto engine = platform::make_engine();
+  platform::apply({});
+  const double bytes = 64e6;
+  platform::ClusterSpec spec{8, 1, 1, 1, kFast, 0, kNic, kLatency};
+  spec.nodes_per_rack = 4;
+  spec.oversubscription = 4;
+  platform::Cluster cluster(spec);
+  std::vector<Ring> rings(2);
+  for (int i : {0, 4, 1, 5}) rings[0].members.push_back(cluster.gpu(i));
+  for (int i : {2, 6, 3, 7}) rings[1].members.push_back(cluster.gpu(i));
+  for (auto& r : rings) r.bytes = bytes;
+  run(cluster, rings);
+  const double p = 4, star = 2 * (p - 1) * (2 * kLatency) + 2 * (p - 1) / p * bytes / kNic;
+  const double expected = 2 * (p - 1) * (2 * kLatency) + 4 * 2 * (p - 1) / p * bytes / kNic;
+  for (const auto& r : rings) {
+    std::printf("interleaved ring of 4 over 4:1 racks: star %.6f s, expected %.6f s, simulated %.6f s\n", star,
+                expected, r.took_s);
+    EXPECT_NEAR(r.took_s / expected, 1.0, 0.01);
+  }
+}
+
 }  // namespace
 }  // namespace dlsim::train
