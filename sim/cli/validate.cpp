@@ -76,9 +76,19 @@ Outcome predict_case(const scenario::ValidationCase& c) {
   o.ok = true;
   o.predicted = run[ordered_json::json_pointer(pointer)].get<double>();
   const std::string band_key = c.predicted_key == "throughput_images_per_s" ? "throughput_band_images_per_s" : "";
+  // Another quantity of a step or a forward pass (a stage's seconds, a latency) carries the
+  // band of the whole: its P10/P50 and P90/P50.
+  const char* whole = run.contains("step_time_band_s") ? "step_time_band_s"
+                      : run.contains("forward_pass_band_s") ? "forward_pass_band_s"
+                                                            : nullptr;
   if (!band_key.empty()) {
     o.p10 = run[band_key]["p10"].get<double>();
     o.p90 = run[band_key]["p90"].get<double>();
+  } else if (whole) {
+    const auto& b = run[whole];
+    const double centre = b["p50"].get<double>();
+    o.p10 = o.predicted * b["p10"].get<double>() / centre;
+    o.p90 = o.predicted * b["p90"].get<double>() / centre;
   } else {
     // A kernel's answer carries its relative error (one standard deviation).
     const double sigma = run.contains("rel_error") ? run["rel_error"].get<double>() : 0.0;
