@@ -310,7 +310,10 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   if (strategy == "allreduce" || (strategy == "single" && loaded)) {
     const auto cluster = cluster_spec(spec, catalog);
     p.training = train::simulate_allreduce_training(
-        p.plan, perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
+        p.plan,
+        spec.training->fusion == "horovod"
+            ? perf::cycle_buckets(p.plan, model, spec.training->cycle_s, spec.training->bucket_bytes)
+            : perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
         {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
          input_pipeline(spec, model, catalog, cluster, p.scaling)});
   } else if (loaded) {

@@ -39,7 +39,10 @@ struct SystemSpec {
 struct TrainingSpec {
   std::string strategy = "single";       // "single", "allreduce", "ps_sync", "ps_async"
   std::string optimizer = "sgd_momentum";  // "sgd", "sgd_momentum", "adam"
-  double bucket_bytes = 25.0 * 1024 * 1024;  // gradients all-reduced together (PyTorch DDP's bucket_cap_mb = 25)
+  double bucket_bytes = 25.0 * 1024 * 1024;  // gradients all-reduced together (PyTorch DDP's bucket_cap_mb = 25;
+                                             // Horovod's fusion threshold, 64 MiB, with fusion = "horovod")
+  std::string fusion = "buckets";            // "buckets" (DDP: as each fills) or "horovod" (each cycle's ready gradients)
+  double cycle_s = 5e-3;                     // Horovod's cycle time (HOROVOD_CYCLE_TIME before 0.21: 5 ms)
   int parameter_servers = 1;                 // server processes of the ps strategies
   std::string ps_hosts = "colocated";        // "colocated" with the workers, or "dedicated" instances
   std::string ps_placement = "greedy";       // "greedy" by size, or "round_robin"

@@ -167,7 +167,14 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   const auto strategy = r.choice("strategy", {"single", "allreduce", "ps_sync", "ps_async"});
   if (strategy) t.strategy = *strategy;
   t.optimizer = r.choice("optimizer", {"sgd", "sgd_momentum", "adam"}).value_or(t.optimizer);
-  t.bucket_bytes = r.quantity("bucket_size", UnitKind::bytes).value_or(t.bucket_bytes);
+  t.fusion = r.choice("fusion", {"buckets", "horovod"}).value_or(t.fusion);
+  const bool horovod = t.fusion == "horovod";
+  // Horovod before 0.21 fused up to 64 MiB every 5 ms (its tensor-fusion documentation).
+  t.bucket_bytes = r.quantity("bucket_size", UnitKind::bytes).value_or(horovod ? 64.0 * 1024 * 1024 : t.bucket_bytes);
+  t.cycle_s = r.quantity("cycle_time", UnitKind::time).value_or(t.cycle_s);
+  if (!horovod && r.has("cycle_time"))
+    r.problem("cycle_time", "", "is Horovod's tensor-fusion cycle", "set training.fusion = \"horovod\"");
+  if (!(t.cycle_s > 0)) r.problem("cycle_time", fmt::format("{}", t.cycle_s), "a positive time, e.g. \"5ms\"");
   t.parameter_servers = static_cast<int>(r.integer("parameter_servers", 1, 4096).value_or(t.parameter_servers));
   t.ps_hosts = r.choice("ps_hosts", {"colocated", "dedicated"}).value_or(t.ps_hosts);
   t.ps_placement = r.choice("ps_placement", {"greedy", "round_robin"}).value_or(t.ps_placement);

@@ -108,11 +108,16 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
           if (traced) result.trace.add("gpu" + std::to_string(w) + " input", "wait for batch, copy in", waiting,
                                        platform::now() - waiting);
         }
+        const double step_start = platform::now();
         for (const auto& segment : work) {
           if (segment.waits_for_reduction) step_reduced[w]->acquire();
           if (traced) result.trace.kernels("gpu" + std::to_string(w), plan, segment.first, segment.end, platform::now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
-          for (int b = 0; b < segment.buckets_ready; ++b) bucket_ready[next_bucket++]->release();
+          for (int b = 0; b < segment.buckets_ready; ++b) {
+            // Only a bucket whose cycle ticks after backward waits; nothing runs meanwhile.
+            simgrid::s4u::this_actor::sleep_until(step_start + buckets[next_bucket].not_before_s);
+            bucket_ready[next_bucket++]->release();
+          }
         }
         if (w == 0) step_end.push_back(platform::now());
       }
