@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
+#include "perf/launch.hpp"
 #include "infer/served.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
@@ -220,8 +221,8 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
 }
 
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
-// one core whose speed is the kernels' time.  The host CPU is assumed to launch kernels
-// faster than they run (large batches; launch overhead is not modelled yet).
+// one core whose speed is the kernels' time, idle where its host launches them slower than
+// they run (the scenario's step and launch overheads, perf/launch.hpp).
 report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& model,
                              const hardware::Catalog& catalog) {
   const GpuPricing pricing = gpu_pricing(spec.system.device, spec.system.profile, spec.system.allow_fallback, catalog);
@@ -238,6 +239,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                      type)
                : perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
+  perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
   p.totals = p.plan.totals();
   return p;
 }
@@ -247,7 +249,8 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
 // precision, 1,000 fp32 logits back per image; a remote client across the slower of the
 // two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
-                                           const hardware::Catalog& catalog, double forward_s, std::string& notes) {
+                                           const hardware::Catalog& catalog, const perf::StepTotals& forward,
+                                           std::string& notes) {
   const auto& s = *spec.serving;
   const RpcCosts rpc = rpc_costs(spec, catalog, protocol_profile(s.protocol, s.stack), notes);
   infer::ServedSpec served;
@@ -285,12 +288,15 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's
   // forward pass priced at its batch.
-  served.forward_s = {forward_s};
+  served.forward_s = {forward.seconds};
+  served.launch_wait_s = {forward.launch_wait_s};
   served.max_queue_delay_s = s.max_queue_delay_s;
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;
     combined.workload.batch = k * spec.workload.batch;
-    served.forward_s.push_back(price(combined, model, catalog).totals.seconds);
+    const perf::StepTotals totals = price(combined, model, catalog).totals;
+    served.forward_s.push_back(totals.seconds);
+    served.launch_wait_s.push_back(totals.launch_wait_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
   return infer::simulate_served(served);
@@ -301,7 +307,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.totals.seconds, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
                       : infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
     return;
   }
@@ -368,7 +374,7 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.totals.seconds, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
                       : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient});
   }
 }

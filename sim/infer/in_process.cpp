@@ -26,8 +26,10 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   simgrid::s4u::Actor::create("worker", host, [&] {
     for (int served = 0; served < result.requests; ++served) {
       auto* request = queue->get<Request>();
-      for (const auto& call : forward.calls)
+      for (const auto& call : forward.calls) {
+        if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s);
         simgrid::s4u::this_actor::thread_execute(host, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
+      }
       request->reply->put(request, 0);
     }
   });

@@ -54,6 +54,7 @@ struct ServedSpec {
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;
+  std::vector<double> launch_wait_s;  // of each forward_s, the GPU idle waiting for its host (none when empty)
   std::vector<int> preferred_requests;  // preferred batch sizes, in requests
   double max_queue_delay_s = 0;
 };

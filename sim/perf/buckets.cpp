@@ -42,7 +42,7 @@ std::vector<GradientBucket> gradient_buckets(const StepPlan& plan, const graph::
 std::vector<GradientBucket> cycle_buckets(const StepPlan& plan, const graph::Graph& graph, double cycle_s,
                                           double fusion_bytes) {
   std::vector<double> end;  // each call's end, from the step's start
-  for (const auto& call : plan.calls) end.push_back((end.empty() ? 0 : end.back()) + call.answer.seconds);
+  for (const auto& call : plan.calls) end.push_back((end.empty() ? 0 : end.back()) + call.device_seconds());
   // The optimizer waits for every buffer: a tick after backward sends after its last call.
   size_t last_backward = 0;
   for (size_t i = 0; i < plan.calls.size(); ++i)

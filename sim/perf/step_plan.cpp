@@ -138,9 +138,12 @@ StepTotals StepPlan::totals() const {
     t.seconds += c.answer.seconds;
     t.seconds_by_source[c.answer.source] += c.answer.seconds;
     sigma += c.answer.rel_error * c.answer.seconds;
+    t.launch_wait_s += c.launch_wait_s;
   }
-  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds);
-  t.p90_seconds = t.seconds + kZ90 * sigma;
+  // The band is the kernels'; the host's waits are taken as they are.
+  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds) + t.launch_wait_s;
+  t.p90_seconds = t.seconds + kZ90 * sigma + t.launch_wait_s;
+  t.seconds += t.launch_wait_s;
   return t;
 }
 

@@ -23,10 +23,14 @@ struct KernelCall {
   std::string signature;
   std::string phase;
   Answer answer;
+  double launch_wait_s = 0;  // the device idle before it, waiting for the host to launch it (launch.hpp)
+  // How long it holds its device's stream: the wait, then the kernel.
+  double device_seconds() const { return launch_wait_s + answer.seconds; }
 };
 
 struct StepTotals {
-  double seconds = 0;       // sum of medians
+  double seconds = 0;       // sum of medians, and of the launch waits
+  double launch_wait_s = 0;  // the device idle waiting for its host
   double p10_seconds = 0;   // band: errors taken as fully correlated, the cautious choice
   double p90_seconds = 0;
   std::map<Source, double> seconds_by_source;

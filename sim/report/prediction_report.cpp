@@ -30,6 +30,8 @@ ordered_json provenance(const Prediction& p) {
                                           ? 0.0
                                           : it->second / p.totals.seconds;
   }
+  // The rest of a GPU's time: idle, waiting for its host to launch the next kernel.
+  if (p.totals.launch_wait_s > 0) shares["host_launch_wait"] = p.totals.launch_wait_s / p.totals.seconds;
   ordered_json out = {{"share_of_predicted_time", shares},
                       {"kernels", p.plan.calls.size()},
                       {"profile", p.profile},
@@ -54,11 +56,13 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
     out["step_time_s"] = step;
     out["step_time_band_s"] = band(step * low, step, step * high);
     out["devices"] = t.devices;
-    // Against one device running the same kernels alone: its step is their sum.
-    out["scaling_efficiency"] = (t.forward_s + t.backward_s + t.update_s) / step;
+    // Against one device running the same kernels alone: its step is their sum, with the
+    // waits for its host to launch them.
+    out["scaling_efficiency"] = (t.forward_s + t.backward_s + t.update_s + t.launch_wait_s) / step;
     out["stages_s"] = {{"forward", t.forward_s},
                        {"backward", t.backward_s},
                        {"update", t.update_s},
+                       {"launch_wait", t.launch_wait_s},
                        {"exposed_communication", t.exposed_communication_s},
                        {"input_stall", t.input_stall_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
@@ -107,6 +111,8 @@ std::string prediction_table(const ordered_json& run) {
                        run["step_time_s"].get<double>(), s["forward"].get<double>(), s["backward"].get<double>(),
                        s["update"].get<double>(), s["exposed_communication"].get<double>(),
                        s["input_stall"].get<double>());
+    if (s["launch_wait"].get<double>() > 0)
+      out += fmt::format("  the GPU waits {:.4g} s a step for its host to launch kernels\n", s["launch_wait"].get<double>());
     if (run["devices"].get<int>() > 1)
       out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step\n",
                          run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),

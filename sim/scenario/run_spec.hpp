@@ -28,6 +28,10 @@ struct SystemSpec {
   int threads = 1;          // CPU compute threads
   std::string cpu;          // catalog CPU: the instance's, or system.cpu; empty: the calibrated machine
   bool allow_fallback = false;  // price kernels the profile cannot answer by a roofline
+  // A GPU's host: its framework's fixed time per step (or request) and per kernel launched
+  // (perf/launch.hpp); the GPU timings hold neither.
+  double step_overhead_s = 0;
+  double launch_overhead_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
   double network_bandwidth_Bps = 0;  // overrides the instance NIC's bandwidth when > 0
   double network_latency_s = 0;      // overrides the network calibration's latency when > 0

@@ -142,6 +142,14 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
     s.cpu = instance->cpu;
   }
   s.allow_fallback = r.boolean("allow_fallback").value_or(false);
+  s.step_overhead_s = r.quantity("step_overhead", UnitKind::time).value_or(0);
+  s.launch_overhead_s = r.quantity("launch_overhead", UnitKind::time).value_or(0);
+  if (s.device == "cpu")
+    for (const char* key : {"step_overhead", "launch_overhead"})
+      if (r.has(key))
+        r.problem(key, "", "is a GPU host's cost; a CPU profile times kernels through the framework, so its "
+                           "overhead is in the kernels' times",
+                  "remove it, or use a GPU device");
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");

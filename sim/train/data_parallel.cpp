@@ -39,7 +39,7 @@ std::vector<Segment> segments(const perf::StepPlan& plan, const std::vector<perf
       out.back().waits_for_reduction = true;
       out.back().first = i;
     }
-    out.back().seconds += plan.calls[i].answer.seconds;
+    out.back().seconds += plan.calls[i].device_seconds();
     out.back().end = i + 1;
     int ready = 0;
     while (next_bucket < buckets.size() && buckets[next_bucket].ready_after == i) ++ready, ++next_bucket;
@@ -153,14 +153,17 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   // The steady state: from the end of the first step (which waited for the first batch)
   // to the end of the last.
   result.step_time_s = spec.steps > 1 ? (step_end.back() - step_end.front()) / (spec.steps - 1) : step_end.back();
-  for (const auto& call : plan.calls)
+  for (const auto& call : plan.calls) {
     (call.stage == perf::Stage::forward    ? result.forward_s
      : call.stage == perf::Stage::backward ? result.backward_s
                                             : result.update_s) += call.answer.seconds;
+    result.launch_wait_s += call.launch_wait_s;
+  }
   if (spec.steps > 1)
     for (double s : stalled) result.input_stall_s += s / (spec.steps - 1) / static_cast<double>(gpus.size());
-  result.exposed_communication_s = std::max(
-      0.0, result.step_time_s - result.forward_s - result.backward_s - result.update_s - result.input_stall_s);
+  result.exposed_communication_s =
+      std::max(0.0, result.step_time_s - result.forward_s - result.backward_s - result.update_s -
+                        result.launch_wait_s - result.input_stall_s);
   return result;
 }
 

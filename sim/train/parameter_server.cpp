@@ -34,7 +34,7 @@ std::vector<Segment> worker_segments(const perf::StepPlan& plan, const std::vect
   size_t next = 0;
   for (size_t i = 0; i < plan.calls.size(); ++i) {
     if (plan.calls[i].stage == perf::Stage::update) continue;
-    out.back().seconds += plan.calls[i].answer.seconds;
+    out.back().seconds += plan.calls[i].device_seconds();
     out.back().end = i + 1;
     bool any = false;
     while (next < gradients.size() && gradients[next].ready_after == i) {
@@ -209,10 +209,13 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
   double rate = 0;
   for (const auto& ends : step_end) rate += (spec.steps - 2) / (ends.back() - ends[1]);
   result.step_time_s = static_cast<double>(workers) / rate;
-  for (const auto& call : plan.calls)
+  for (const auto& call : plan.calls) {
     if (call.stage == perf::Stage::forward) result.forward_s += call.answer.seconds;
     else if (call.stage == perf::Stage::backward) result.backward_s += call.answer.seconds;
-  result.exposed_communication_s = std::max(0.0, result.step_time_s - result.forward_s - result.backward_s);
+    if (call.stage != perf::Stage::update) result.launch_wait_s += call.launch_wait_s;
+  }
+  result.exposed_communication_s =
+      std::max(0.0, result.step_time_s - result.forward_s - result.backward_s - result.launch_wait_s);
   for (const auto& g : gradients) result.communicated_bytes += 2 * g.bytes;  // pushed and pulled
   return result;
 }

@@ -16,6 +16,7 @@ TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& spe
   simgrid::s4u::Actor::create("trainer", host, [&] {
     for (int step = 0; step < steps; ++step) {
       for (const auto& call : plan.calls) {
+        if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s);
         const double start = simgrid::s4u::Engine::get_clock();
         simgrid::s4u::this_actor::thread_execute(host, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
         const double took = simgrid::s4u::Engine::get_clock() - start;
@@ -23,6 +24,7 @@ TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& spe
         (call.stage == perf::Stage::forward    ? result.forward_s
          : call.stage == perf::Stage::backward ? result.backward_s
                                                 : result.update_s) += took;
+        result.launch_wait_s += call.launch_wait_s;
       }
     }
   });
@@ -31,6 +33,7 @@ TrainingResult simulate_training(const perf::StepPlan& plan, const HostSpec& spe
   result.forward_s /= steps;
   result.backward_s /= steps;
   result.update_s /= steps;
+  result.launch_wait_s /= steps;
   return result;
 }
 

@@ -25,6 +25,7 @@ struct TrainingResult {
   double forward_s = 0;     // per step, by stage, on one device
   double backward_s = 0;
   double update_s = 0;
+  double launch_wait_s = 0;  // per step: the device idle waiting for its host to launch kernels
   double exposed_communication_s = 0;  // per step: communication compute did not hide
   double input_stall_s = 0;            // per step: waiting for the next batch and its copy
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled

@@ -30,6 +30,7 @@ struct Trace {
   void kernels(const std::string& track, const perf::StepPlan& plan, size_t first, size_t end, double start_s) {
     for (size_t i = first; i < end && on; ++i) {
       const auto& c = plan.calls[i];
+      start_s += c.launch_wait_s;
       add(track, c.layer + " " + c.phase, start_s, c.answer.seconds);
       start_s += c.answer.seconds;
     }

@@ -1,0 +1,49 @@
+#include <gtest/gtest.h>
+
+#include "perf/launch.hpp"
+#include "support/plan_calls.hpp"
+
+namespace dlsim::perf {
+namespace {
+
+using testing::call;
+
+StepPlan plan_of(std::initializer_list<double> seconds) {
+  StepPlan plan;
+  for (double s : seconds) plan.calls.push_back(call(Stage::forward, s));
+  return plan;
+}
+
+TEST(PipelineLaunches, LargeKernelsHideTheHostAfterTheFirst) {
+  // Host: 5 us a step, 2 us a kernel: launched at 7, 9, 11 us.  Kernels of 10, 1, 1 us:
+  // the first waits 7 us, the others are queued before the GPU reaches them.
+  auto plan = plan_of({10e-6, 1e-6, 1e-6});
+  pipeline_launches(plan, {5e-6, 2e-6});
+  EXPECT_NEAR(plan.calls[0].launch_wait_s, 7e-6, 1e-15);
+  EXPECT_NEAR(plan.calls[1].launch_wait_s, 0, 1e-15);
+  EXPECT_NEAR(plan.calls[2].launch_wait_s, 0, 1e-15);
+  const auto totals = plan.totals();
+  EXPECT_NEAR(totals.seconds, 19e-6, 1e-15);
+  EXPECT_NEAR(totals.launch_wait_s, 7e-6, 1e-15);
+  EXPECT_NEAR(totals.seconds_by_source.at(Source::measured), 12e-6, 1e-15);
+}
+
+TEST(PipelineLaunches, SmallKernelsRunAtTheHostsPace) {
+  // 1 us kernels launched every 2 us: the step is the host's 5 + 3 x 2 us, then the last kernel.
+  auto plan = plan_of({1e-6, 1e-6, 1e-6});
+  pipeline_launches(plan, {5e-6, 2e-6});
+  EXPECT_NEAR(plan.calls[0].device_seconds(), 8e-6, 1e-15);
+  EXPECT_NEAR(plan.calls[1].launch_wait_s, 1e-6, 1e-15);
+  EXPECT_NEAR(plan.calls[2].launch_wait_s, 1e-6, 1e-15);
+  EXPECT_NEAR(plan.totals().seconds, 5e-6 + 3 * 2e-6 + 1e-6, 1e-15);
+}
+
+TEST(PipelineLaunches, NoHostCostLeavesThePlanAsItWas) {
+  auto plan = plan_of({3e-6, 4e-6});
+  pipeline_launches(plan, {});
+  EXPECT_EQ(plan.totals().launch_wait_s, 0);
+  EXPECT_NEAR(plan.totals().seconds, 7e-6, 1e-15);
+}
+
+}  // namespace
+}  // namespace dlsim::perf
