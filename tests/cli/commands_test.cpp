@@ -205,3 +205,33 @@ TEST(Commands, RunListsEveryPricedKernelAndTheyAddUpToTheStep) {
 }
 
 }  // namespace
+
+// A GPU whose host launches each kernel in 20 us: at batch 1 ResNet-50's hundreds of small
+// kernels run at the host's pace and the GPU idles; at batch 64 its kernels outlast the
+// launches and it hardly waits.  The report says how long it waited.
+TEST(Commands, SmallBatchesOnAGpuRunAtTheHostsPace) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/tests/data/scenarios/one_gpu_infer.toml" +
+                               " --format json --set system.launch_overhead=\"20us\"";
+  const auto utilisation = [&](int batch) {
+    const auto [code, out] = run(scenario + " --set workload.batch=" + std::to_string(batch));
+    EXPECT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_GT(j["provenance"]["share_of_predicted_time"]["host_launch_wait"].get<double>(), 0);
+    return j["gpu_utilization"].get<double>();
+  };
+  const double small = utilisation(1), large = utilisation(64);
+  std::printf("GPU utilisation with 20 us per launch: batch 1 %.2f, batch 64 %.2f\n", small, large);
+  EXPECT_LT(small, 0.9);
+  EXPECT_LT(small, large - 0.1);
+  EXPECT_GT(large, 0.95);
+  // Training reports the wait among the step's stages, and the GPU's share of the step drops.
+  const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR +
+                               "/scenarios/default.toml --format json --set workload.batch=2 "
+                               "--set system.launch_overhead=\"20us\" --set system.step_overhead=\"1ms\"");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  const auto& stages = j["stages_s"];
+  EXPECT_GT(stages["launch_wait"].get<double>(), 1e-3);
+  EXPECT_NEAR(j["gpu_utilization"].get<double>() * j["step_time_s"].get<double>(),
+              stages["forward"].get<double>() + stages["backward"].get<double>() + stages["update"].get<double>(), 1e-9);
+}
