@@ -9,8 +9,6 @@
 // small batch or a small network run at the host's pace, large ones at the GPU's.  The
 // host's costs come from the scenario (system.step_overhead, system.launch_overhead);
 // timings of the kernels alone (DeepBench, dlsim-gpu-bench) hold none of them.
-#include <string>
-
 #include "perf/step_plan.hpp"
 
 namespace dlsim::perf {
@@ -18,7 +16,6 @@ namespace dlsim::perf {
 struct HostOverhead {
   double per_step_s = 0;
   double per_kernel_s = 0;
-  bool any() const { return per_step_s > 0 || per_kernel_s > 0; }
 };
 
 // Sets every call's launch_wait_s: how long the device idles before it, waiting for it
