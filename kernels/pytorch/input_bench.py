@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Times the host's share of an ImageNet input pipeline: one JPEG decoded and augmented.
+"""Times the host's share of an input pipeline: one JPEG decoded (and augmented) on a core.
 
     /usr/bin/python3 kernels/pytorch/input_bench.py [--repetitions 5] [--min-time 0.2] --out RAW.json
 
@@ -9,8 +9,11 @@ average about 400x350 and 110 KB), on one thread, as torchvision's ImageNet reci
   eval   decode, Resize(256), CenterCrop(224), ToTensor, Normalize
 The image is synthetic but photographic in its statistics (smooth regions, edges, noise), so
 that JPEG's entropy decoding does a realistic amount of work; its size in bytes is in the
-context.  Rows are "decode u8 w500 h375 s224 jpeg | threads=1 | train" (or eval), one per
-repetition, the raw format `dlsim calibrate` reads.
+context.  And as a serving client sends an image that was resized to the network's input
+beforehand (study A's 224x224 files):
+  serve  decode a 224x224 JPEG, ToTensor, Normalize
+Rows are "decode u8 w500 h375 s224 jpeg | threads=1 | train" (or eval; "decode u8 w224 h224
+s224 jpeg | threads=1 | serve"), one per repetition, the raw format `dlsim calibrate` reads.
 """
 import argparse
 import io
@@ -25,17 +28,20 @@ from torchvision import transforms
 import benchmark_file
 
 WIDTH, HEIGHT, CROP = 500, 375, 224
-SIGNATURE = f"decode u8 w{WIDTH} h{HEIGHT} s{CROP} jpeg"
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
 
-def photographic_jpeg():
-    """A deterministic 500x375 JPEG with the statistics of a photograph."""
+def signature(width, height):
+    return f"decode u8 w{width} h{height} s{CROP} jpeg"
+
+
+def photographic_jpeg(width, height):
+    """A deterministic JPEG with the statistics of a photograph."""
     rng = np.random.default_rng(0)
-    y, x = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
     image = np.stack([128 + 90 * np.sin(x / 37 + c) * np.cos(y / 23 - c) for c in range(3)], axis=-1)
-    for _ in range(40):  # objects: discs of flat colour with sharp edges
-        cx, cy, r = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT), rng.uniform(8, 60)
+    for _ in range(40 * width * height // (WIDTH * HEIGHT)):  # objects: discs of flat colour with sharp edges
+        cx, cy, r = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(8, 60)
         image[(x - cx) ** 2 + (y - cy) ** 2 < r * r] = rng.uniform(0, 255, 3)
     image += rng.normal(0, 18, image.shape)  # sensor noise and texture
     out = io.BytesIO()
@@ -45,9 +51,11 @@ def photographic_jpeg():
 
 def pipelines():
     normalize = [transforms.ToTensor(), transforms.Normalize(MEAN, STD)]
-    return {
-        "train": transforms.Compose([transforms.RandomResizedCrop(CROP), transforms.RandomHorizontalFlip()] + normalize),
-        "eval": transforms.Compose([transforms.Resize(256), transforms.CenterCrop(CROP)] + normalize),
+    return {  # phase: (image width, height, pipeline)
+        "train": (WIDTH, HEIGHT, transforms.Compose([transforms.RandomResizedCrop(CROP),
+                                                     transforms.RandomHorizontalFlip()] + normalize)),
+        "eval": (WIDTH, HEIGHT, transforms.Compose([transforms.Resize(256), transforms.CenterCrop(CROP)] + normalize)),
+        "serve": (CROP, CROP, transforms.Compose(normalize)),
     }
 
 
@@ -63,16 +71,17 @@ def main():
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    jpeg = photographic_jpeg()
     rows = []
-    for phase, pipeline in pipelines().items():
+    for phase, (width, height, pipeline) in pipelines().items():
+        jpeg = photographic_jpeg(width, height)
         times, iterations = benchmark_file.time_calls(lambda: decode_and_augment(jpeg, pipeline), a.repetitions,
                                                        a.min_time, warmup=3)
-        rows += benchmark_file.timing_rows(f"{SIGNATURE} | threads=1 | {phase}", times, 1, iterations)
+        rows += benchmark_file.timing_rows(f"{signature(width, height)} | threads=1 | {phase}", times, 1, iterations)
         print(f"input_bench: {phase}: {sorted(times)[len(times) // 2] * 1e3:.2f} ms per image", file=sys.stderr)
     context = benchmark_file.machine_context(
         __file__, framework="torchvision", torch_version=torch.__version__, torchvision_version=torchvision.__version__,
-        pillow_version=Image.__version__, jpeg_bytes=str(len(jpeg)), threads="1")
+        pillow_version=Image.__version__, jpeg_bytes=str(len(photographic_jpeg(WIDTH, HEIGHT))),
+        serve_jpeg_bytes=str(len(photographic_jpeg(CROP, CROP))), threads="1")
     benchmark_file.write(a.out, context, rows)
     return 0
 

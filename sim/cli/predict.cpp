@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
 #include "infer/served.hpp"
+#include "perf/engine.hpp"
 #include "perf/launch.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
@@ -163,6 +164,31 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
   return in;
 }
 
+// A serving client's time to read one request's images from files in the page cache and
+// decode them to the network's input (serving.input = "files"): the input profile's
+// serving decode of a 224x224 JPEG (kernels/pytorch/input_bench.py), in proportion to the
+// input's pixels, carried by clock to the CPU the client runs on.
+double client_load_s(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                     std::string& notes) {
+  if (!spec.serving || spec.serving->input != "files") return 0;
+  const std::string path = profile_dir() + "/input/torchvision-devbox-epyc-turin-2vcpu.toml";
+  const perf::Profile profile = scenario::load_profile(path);
+  const auto it = profile.measured.find({"decode u8 w224 h224 s224 jpeg", "serve", 1});
+  if (it == profile.measured.end()) throw UnrunnableError("the input profile " + path + " has no serving decode timing");
+  const auto& shape = model.input_shape();
+  const double pixels = shape.size() >= 2 ? double(shape[shape.size() - 1] * shape[shape.size() - 2]) : 224.0 * 224;
+  const std::string& instance = spec.serving->deployment == "remote" && !spec.serving->client_instance.empty()
+                                    ? spec.serving->client_instance
+                                    : spec.system.instance;
+  const auto* from = catalog.find_cpu(profile.cpu);
+  const auto* to = instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(instance).cpu);
+  const double per_image = it->second.median_s * pixels / (224.0 * 224) * (from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0);
+  notes += fmt::format("{}files: {} per image read and decoded by the client on a core ({}, {}{})",
+                       notes.empty() ? "" : "; ", format_time(per_image), profile.framework.name, profile.machine,
+                       to ? ", by clock to " + to->name : "");
+  return per_image * static_cast<double>(spec.workload.batch);
+}
+
 // The calibration of a protocol ("grpc", "http") as a stack implements it ("native": C++,
 // kernels/net/dlsim-net-bench; "python": kernels/net/serving_stack.py), timed on the
 // development VM.
@@ -239,6 +265,10 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, 1, times, profile.framework,
                                      type)
                : perf::inference_plan(model, spec.workload.batch, 1, times, profile.framework, type);
+  if (spec.serving && spec.serving->engine == "tensorrt") {
+    perf::fuse_for_engine(p.plan, model);
+    p.framework += ", fused as a TensorRT engine runs it";
+  }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
   p.totals = p.plan.totals();
   return p;
@@ -286,6 +316,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     if (node.kind == graph::OpKind::input) served.request_bytes = word * static_cast<double>(graph::elements(node.output));
   served.request_bytes *= static_cast<double>(spec.workload.batch);
   served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
+  served.load_s = client_load_s(spec, model, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
@@ -308,7 +339,8 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
                       ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
-                      : infer::simulate_in_process(p.plan, {1, 1, concurrency, kRequestsPerClient});
+                      : infer::simulate_in_process(p.plan, {host_cores(spec, catalog), 1, concurrency, kRequestsPerClient,
+                                                            true, client_load_s(spec, model, catalog, p.scaling)});
     return;
   }
   const std::string& strategy = spec.training->strategy;
@@ -375,7 +407,8 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
                       ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
-                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient});
+                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient, false,
+                                                            client_load_s(spec, model, catalog, p.scaling)});
   }
 }
 

@@ -17,7 +17,9 @@ struct Request {
 
 InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProcessSpec& spec) {
   auto engine = platform::make_engine();
-  auto* host = platform::build_single_host("host", spec.cores);
+  auto [host, device] = spec.on_gpu ? platform::build_host_and_gpu("host", spec.cores)
+                                    : std::pair{platform::build_single_host("host", spec.cores), nullptr};
+  if (!device) device = host;
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;
@@ -28,7 +30,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
       auto* request = queue->get<Request>();
       for (const auto& call : forward.calls) {
         if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s);
-        simgrid::s4u::this_actor::thread_execute(host, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
+        simgrid::s4u::this_actor::thread_execute(device, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
       }
       request->reply->put(request, 0);
     }
@@ -39,6 +41,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
       auto* reply = simgrid::s4u::Mailbox::by_name("reply" + std::to_string(c));
       for (int i = 0; i < spec.requests_per_client; ++i) {
         Request& r = requests[static_cast<size_t>(c * spec.requests_per_client + i)];
+        if (spec.load_s > 0) simgrid::s4u::this_actor::execute(spec.load_s * platform::kOpsPerSecond);
         r.submitted_s = simgrid::s4u::Engine::get_clock();
         r.reply = reply;
         queue->put(&r, 0);

@@ -1,8 +1,10 @@
 #pragma once
 // In-process inference (study A's "simple" deployment): `concurrency` synchronous clients
 // each hand a batch to the model in the same process and wait for the answer; one worker
-// runs the forward passes in arrival order on the host's cores.  Latency is measured per
-// request from the moment the client submits it.
+// runs the forward passes in arrival order, on the host's cores or on its GPU.  A client
+// that reads its images from files first decodes the batch on one of the host's cores
+// (`load_s`), so on a GPU loading and inference take turns.  Latency is measured per
+// request from the moment the client submits it, its loading left out.
 #include <vector>
 
 #include "perf/step_plan.hpp"
@@ -14,6 +16,8 @@ struct InProcessSpec {
   int threads = 1;
   int concurrency = 1;
   int requests_per_client = 8;
+  bool on_gpu = false;  // forward passes on a GPU of their own, not the host's cores
+  double load_s = 0;    // a client's time to load and decode one request's images, on one core
 };
 
 struct InferenceResult {

@@ -72,11 +72,14 @@ class Simulation {
   void give_back(Server& s, std::vector<Request*>& batch, size_t keep);
   std::vector<Request*> form_batch(Server& s);
   void serve(Server& s, Host* gpu);
-  void request(Host* client, Server& s);
+  void request(size_t n, size_t loader);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
   std::vector<Server> servers_;
+  std::vector<Host*> clients_;            // one per server: the client process on its node or its own machine
+  std::vector<Host*> client_machines_;    // where each client process's loading runs
+  std::vector<SemaphorePtr> loaders_;     // per client process (closed loop) or per node (open loop)
   InferenceResult result_;
   int in_servers_ = 0;
   double send_ = 0, queued_ = 0, computed_ = 0, received_ = 0;
@@ -140,7 +143,15 @@ void Simulation::serve(Server& s, Host* gpu) {
   }
 }
 
-void Simulation::request(Host* client, Server& s) {
+// One request of a client process (the `loader`th) on the client machine of server `n`.
+void Simulation::request(size_t n, size_t loader) {
+  Server& s = servers_[n];
+  Host* client = clients_[n];
+  if (spec_.load_s > 0) {
+    loaders_[loader]->acquire();
+    simgrid::s4u::this_actor::exec_init(spec_.load_s * platform::kOpsPerSecond)->set_host(client_machines_[n])->wait();
+    loaders_[loader]->release();
+  }
   Request r{0, 0, Semaphore::create(0)};
   const double submitted = platform::now();
   Comm::sendto(client, s.process, static_cast<uint64_t>(spec_.request_bytes));
@@ -159,7 +170,6 @@ void Simulation::request(Host* client, Server& s) {
 
 InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   const int nodes = spec_.cluster.nodes;
-  std::vector<Host*> clients;  // one per server: the client process on its node or its own machine
   for (int n = 0; n < nodes; ++n) {
     Server s;
     s.node = cluster_.host(n);
@@ -169,9 +179,10 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
       cluster_.connect(s.node, s.gpus.back());
     }
     if (s.gpus.empty()) s.gpus.push_back(s.node);  // the forward pass on the node's CPU
-    clients.push_back(cluster_.add_process(spec_.remote ? nodes + n : n, "client", spec_.rpc_bytes_per_s,
-                                           spec_.rpc_latency_s / 2));
-    cluster_.connect(clients.back(), s.process);
+    const int client_node = spec_.remote ? nodes + n : n;
+    clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2));
+    client_machines_.push_back(cluster_.host(client_node));
+    cluster_.connect(clients_.back(), s.process);
     servers_.push_back(std::move(s));
   }
   cluster_.seal();
@@ -183,22 +194,25 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
 
   if (spec_.arrival == Arrival::closed) {
     result_.requests = spec_.clients * spec_.in_flight * spec_.requests_per_client;
-    for (int c = 0; c < spec_.clients; ++c)
+    for (int c = 0; c < spec_.clients; ++c) {
+      loaders_.push_back(Semaphore::create(1));
       for (int lane = 0; lane < spec_.in_flight; ++lane) {
         const auto n = static_cast<size_t>(c % nodes);
-        simgrid::s4u::Actor::create("client", clients[n], [this, n, &clients] {
-          for (int i = 0; i < spec_.requests_per_client; ++i) request(clients[n], servers_[n]);
+        simgrid::s4u::Actor::create("client", clients_[n], [this, n, c] {
+          for (int i = 0; i < spec_.requests_per_client; ++i) request(n, static_cast<size_t>(c));
         });
       }
+    }
   } else {
     result_.requests = spec_.requests;
     send_times_ = arrival_times(spec_.arrival, spec_.request_rate, spec_.requests, spec_.seed, spec_.intervals_s);
     const auto& times = send_times_;
-    simgrid::s4u::Actor::create("load", clients.front(), [this, times, &clients] {
+    for (int n = 0; n < nodes; ++n) loaders_.push_back(Semaphore::create(1));
+    simgrid::s4u::Actor::create("load", clients_.front(), [this, times] {
       for (size_t i = 0; i < times.size(); ++i) {
         simgrid::s4u::this_actor::sleep_until(times[i]);
         const size_t n = i % servers_.size();
-        simgrid::s4u::Actor::create("request", clients[n], [this, n, &clients] { request(clients[n], servers_[n]); });
+        simgrid::s4u::Actor::create("request", clients_[n], [this, n] { request(n, n); });
       }
     });
   }

@@ -12,6 +12,12 @@
 // (requests sent at a constant rate or as a Poisson process, whether or not earlier ones
 // were answered).
 //
+// Clients that read their images from files (study A's application) decode each request's
+// batch on a core of their machine before sending it (`load_s`), one batch at a time per
+// client process: an asynchronous client loads the next batch while earlier ones are in
+// flight, a synchronous one only after its answer came back.  Latency is counted from the
+// send, as perf_analyzer counts it.
+//
 // Fleet: every node of the cluster runs one server over its first GPUs (or, without GPUs,
 // on its CPU, where inputs need no copy); requests go to the nodes in turn.  A remote
 // deployment has one client machine per server node.
@@ -51,6 +57,7 @@ struct ServedSpec {
   double rpc_latency_s = 0;       // per request, both ends together
   double request_bytes = 0;       // the request's input tensor
   double response_bytes = 0;      // its outputs
+  double load_s = 0;              // a client's time to load and decode one request's images
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;

@@ -4,6 +4,7 @@
 // executions of duration x speed operations, so the simulated clock advances by exactly
 // the predicted duration when the kernel has the cores it asked for.
 #include <string>
+#include <utility>
 
 namespace simgrid::s4u {
 class Host;
@@ -16,5 +17,9 @@ inline constexpr double kOpsPerSecond = 1e9;
 
 // Builds the host as its own zone of the running engine.
 simgrid::s4u::Host* build_single_host(const std::string& name, int cores);
+
+// The host and a GPU in it (one core computing kernels), in one zone of the running engine;
+// nothing travels between them.
+std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> build_host_and_gpu(const std::string& name, int cores);
 
 }  // namespace dlsim::platform

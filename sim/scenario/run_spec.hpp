@@ -75,6 +75,8 @@ struct ServingSpec {
   double request_rate = 0;                // requests per second, open loop
   int requests = 0;                       // open loop: requests simulated
   int64_t seed = 1;                       // Poisson arrivals
+  std::string engine = "framework";       // "framework" (a kernel per layer) or "tensorrt" (fused, perf/engine.hpp)
+  std::string input = "tensors";          // "tensors" (decoded, in memory) or "files" (JPEGs decoded by the client)
 };
 
 // A training job to be priced: its data, epochs, the other terms of study B's billed time,

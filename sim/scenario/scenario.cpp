@@ -330,6 +330,11 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   if (in_process && (open || s.instances > 1))
     r.problem(open ? "arrival" : "instances", open ? s.arrival : std::to_string(s.instances),
               "a server's load and instances: deployment \"local\" or \"remote\"");
+  s.engine = r.choice("engine", {"framework", "tensorrt"}).value_or(s.engine);
+  if (s.engine != "framework" && system.device == "cpu")
+    r.problem("engine", s.engine, "a GPU: the CPU profiles time the framework's own operators",
+              "remove serving.engine, or serve on a GPU");
+  s.input = r.choice("input", {"tensors", "files"}).value_or(s.input);
   r.finish();
   return s;
 }

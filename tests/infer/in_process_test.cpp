@@ -29,5 +29,22 @@ TEST(InProcess, ConcurrentClientsQueueForTheOneWorker) {
   EXPECT_NEAR(*std::max_element(r.latencies_s.begin(), r.latencies_s.end()), 20e-3, 1e-9);
 }
 
+TEST(InProcess, OnAGpuLoadingAndInferenceTakeTurns) {
+  // One client loads a batch (6 ms on a core), then the GPU runs it (10 ms): 16 ms a
+  // request, the GPU busy 10 of them; latency counts from the call, after the loading.
+  const auto r = simulate_in_process(forward_of(10e-3), {4, 1, 1, 5, true, 6e-3});
+  std::printf("1 client loading 6 ms, GPU 10 ms, 5 requests: expected 0.080 s, simulated %.9f s\n", r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, 80e-3, 1e-9);
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 10e-3, 1e-9);
+}
+
+TEST(InProcess, TwoClientsLoadWhileTheGpuRunsTheOthersBatch) {
+  // Two clients on two cores: after the first loads, one always loads while the GPU runs
+  // the other's batch; the GPU (10 ms a batch) is the bottleneck: 6 ms + 8 x 10 ms.
+  const auto r = simulate_in_process(forward_of(10e-3), {2, 1, 2, 4, true, 6e-3});
+  std::printf("2 clients loading 6 ms, GPU 10 ms, 8 requests: expected 0.086 s, simulated %.9f s\n", r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, 86e-3, 1e-9);
+}
+
 }  // namespace
 }  // namespace dlsim::infer

@@ -37,6 +37,33 @@ TEST(Served, ALocalRequestSendsComputesAndAnswers) {
   EXPECT_EQ(r.requests, 4);
 }
 
+TEST(Served, ASyncClientLoadsItsFilesBeforeEachRequest) {
+  // 30 ms of decoding before each send: 4 x (30 + 152) ms; latency still from the send.
+  ServedSpec s = spec(false);
+  s.load_s = 30e-3;
+  const InferenceResult r = simulate_served(s);
+  std::printf("sync client loading 30 ms: expected 0.728000 s, simulated %.6f s\n", r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, 4 * 0.182, 1e-6);
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 0.152, 1e-6);
+}
+
+TEST(Served, AnAsyncClientLoadsTheNextBatchWhileOneIsInFlight) {
+  // Two requests in flight, loaded in turn by the client's one loader (60 ms each, longer
+  // than the 50 ms pass): the loader sets the pace, sending a request every 60 ms; the last
+  // is sent after 8 x 60 ms and answered one request's latency later (about 52 ms: 1 KB
+  // each way and the pass, no queue).
+  ServedSpec s = spec(false);
+  s.request_bytes = 1e3;  // sending takes about 1 ms
+  s.load_s = 60e-3;
+  s.in_flight = 2;
+  const InferenceResult r = simulate_served(s);
+  const double one = r.latencies_s.front();  // send, compute and answer of a request alone
+  const double expected = 8 * 60e-3 + one;
+  std::printf("async client, 2 in flight, loading 60 ms: expected %.6f s, simulated %.6f s\n", expected, r.makespan_s);
+  EXPECT_NEAR(r.makespan_s, expected, 1e-6);
+  EXPECT_EQ(r.requests, 8);
+}
+
 TEST(Served, ARemoteClientIsBoundByTheSlowerNic) {
   // Across 0.5 GB/s NICs the 100 MB take 0.2 s instead of 0.1 s.
   const InferenceResult r = simulate_served(spec(true));
