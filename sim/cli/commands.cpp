@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/predict.hpp"
+#include "cli/serving_questions.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
 #include "report/hardware_report.hpp"
@@ -101,8 +102,17 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("scenario", *path, "scenario file (.toml)")->required();
   cmd->add_option("--set", *sets, "override a scenario key, e.g. --set workload.batch=64")->allow_extra_args(false);
   cmd->add_option("--trace", *trace, "write the last simulated training step as a Chrome/Perfetto trace (JSON)");
+  auto question = std::make_shared<ServingQuestion>();
+  cmd->add_option("--max-p99", question->max_p99,
+                  "serving: the most images/s with p99 under this time, over batch and concurrency (e.g. 50ms)");
+  cmd->add_option("--rate", question->rate, "serving: the cheapest fleet (GPU count) that takes this many images/s")
+      ->check(CLI::PositiveNumber);
   add_format(*cmd, *format, "every priced kernel of one step, with its source, as CSV");
   cmd->callback([=] {
+    if (question->any()) {
+      std::cout << answer(*path, *sets, *question, *format);
+      return;
+    }
     std::vector<scenario::Override> overrides;
     ProblemList problems;
     for (const auto& s : *sets) {

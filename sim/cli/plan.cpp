@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/plan_search.hpp"
 #include "cli/plots.hpp"
 #include "cli/point.hpp"
 #include "cli/predict.hpp"
@@ -57,6 +58,7 @@ Candidate bound(const scenario::PlanSpec& plan_spec, const plan::SweepPoint& poi
   c.point = point;
   try {
     std::vector<scenario::Override> overrides;
+    for (const auto& s : plan_spec.sets) overrides.push_back(scenario::parse_override(s));
     for (const auto& [k, v] : point.values) overrides.push_back(scenario::parse_override(k + "=" + v));
     const auto& catalog = scenario::builtin_catalog();
     const auto spec = scenario::load_scenario(plan_spec.scenario, overrides, catalog);
@@ -65,9 +67,9 @@ Candidate bound(const scenario::PlanSpec& plan_spec, const plan::SweepPoint& poi
     const double step_s = price(spec, model, catalog).totals.seconds;
     const double images = static_cast<double>(spec.workload.batch * spec.system.devices);
     c.throughput_bound = images / step_s;
-    if (spec.serving && spec.serving->arrival != "closed") {
-      c.kind = plan::Axes::open_loop;
-      c.time_bound_s = step_s;
+    if (spec.serving) {
+      c.time_bound_s = step_s;  // no request is answered before its forward pass is done
+      if (spec.serving->arrival != "closed") c.kind = plan::Axes::open_loop;
     }
     const double usd_per_hour =
         spec.system.instance.empty() ? 0 : catalog.instance(spec.system.instance).price_usd_per_hour * spec.system.nodes;
@@ -106,7 +108,7 @@ std::string out_of_reach(const scenario::PlanSpec& p, const Candidate& c) {
     return fmt::format("at most {:.4g} images/s", c.throughput_bound);
   if (p.deadline_s > 0 && c.kind == plan::Axes::job && c.time_bound_s > p.deadline_s)
     return fmt::format("at least {:.0f} s", c.time_bound_s);
-  if (p.max_p99_s > 0 && c.kind == plan::Axes::open_loop && c.time_bound_s > p.max_p99_s)
+  if (p.max_p99_s > 0 && c.kind != plan::Axes::job && c.time_bound_s > p.max_p99_s)
     return fmt::format("a forward pass alone takes {:.3g} ms", c.time_bound_s * 1e3);
   if (p.budget_usd > 0 && c.cost_bound > p.budget_usd)
     return fmt::format("at least {:.4g} USD", c.cost_bound);
@@ -134,9 +136,9 @@ ordered_json point_json(const plan::PointRecord& r) {
   return {{"index", r.point.index}, {"values", values}, {"metrics", metrics}};
 }
 
-// Searches the plan's space; with `out_dir`, writes plan.json, simulated.csv (every point
-// simulated, met or not) and the chart (pareto.gp, pareto.svg) there.
-ordered_json search(const scenario::PlanSpec& p, const std::string& out_dir) {
+}  // namespace
+
+ordered_json search_plan(const scenario::PlanSpec& p, const std::string& out_dir) {
   std::vector<Candidate> candidates;
   for (const auto& point : plan::sweep_points(p.space, {})) candidates.push_back(bound(p, point));
   size_t invalid = 0, unreachable = 0, simulated = 0;
@@ -155,7 +157,7 @@ ordered_json search(const scenario::PlanSpec& p, const std::string& out_dir) {
   for (Candidate* c : order) {
     if (found.size() >= wanted && bound_measure(p, *c) >= found[wanted - 1]) break;  // nor any later point
     const auto child = run_in_child([&](std::string& out) {
-      out = plan::to_json_line(predict_point(p.scenario, {}, c->point));
+      out = plan::to_json_line(predict_point(p.scenario, p.sets, c->point));
       return 0;
     });
     ++simulated;
@@ -213,7 +215,10 @@ std::string plan_text(const ordered_json& j) {
       figures += fmt::format(" offered, p99 {:.4g} ms, {:.4g} USD/h", m["latency_ms.p99"].get<double>(),
                              m["cost.usd_per_hour"].get<double>());
     else if (m.contains("cost.usd_per_million_images"))
-      figures += fmt::format(", {:.4g} USD per million images", m["cost.usd_per_million_images"].get<double>());
+      figures += fmt::format("{}, {:.4g} USD per million images",
+                             m.contains("latency_ms.p99") ? fmt::format(", p99 {:.4g} ms", m["latency_ms.p99"].get<double>())
+                                                          : "",
+                             m["cost.usd_per_million_images"].get<double>());
     return values + ": " + figures;
   };
   out += j["best"].is_null() ? "  nothing meets the target\n"
@@ -225,8 +230,6 @@ std::string plan_text(const ordered_json& j) {
   return out;
 }
 
-}  // namespace
-
 void add_plan_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>();
@@ -236,7 +239,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}))->default_val("table");
   cmd->add_option("--out", *out, "folder for plan.json, simulated.csv and the chart (pareto.svg)");
   cmd->callback([=] {
-    const auto j = search(scenario::load_plan(*path), *out);
+    const auto j = search_plan(scenario::load_plan(*path), *out);
     std::cout << (*format == "json" ? j.dump(2) + "\n" : plan_text(j));
   });
 }

@@ -25,6 +25,7 @@ struct PlanSpec {
   double max_p99_s = 0;         // 0: none
   double budget_usd = 0;        // 0: none
   std::vector<plan::Vary> space;
+  std::vector<std::string> sets;  // key=value overrides of every point, besides the space's
 };
 
 PlanSpec load_plan(const std::string& path);

@@ -31,9 +31,22 @@ void merge(toml::table& into, const toml::table& from) {
   }
 }
 
+// Removes a dotted key ("serving.concurrency") from the tree, if it is there.
+void erase_dotted(toml::table& root, const std::string& key) {
+  toml::table* table = &root;
+  size_t start = 0;
+  for (size_t dot = key.find('.'); dot != std::string::npos && table; start = dot + 1, dot = key.find('.', start))
+    table = (*table)[key.substr(start, dot - start)].as_table();
+  if (table) table->erase(key.substr(start));
+}
+
 void apply_overrides(toml::table& root, const std::vector<Override>& overrides, ProblemList& problems) {
   for (const auto& o : overrides) {
     const std::string source = "--set " + o.text;
+    if (o.value.empty()) {  // "--set serving.concurrency=": as if the scenario did not set it
+      erase_dotted(root, o.key);
+      continue;
+    }
     toml::table parsed;
     try {
       parsed = toml::parse(o.key + " = " + o.value, source);

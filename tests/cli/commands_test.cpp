@@ -158,6 +158,49 @@ TEST(Commands, AServingLoadCanBeReplayedFromIntervals) {
   EXPECT_NEAR(j["offered_images_per_s"].get<double>(), 8 * 800.0, 1e-6);
 }
 
+// "The largest throughput with p99 under a bound": every answer meets the bound, the best
+// is the fastest of them, and a tighter bound cannot buy more.
+TEST(Commands, RunFindsTheMostImagesPerSecondUnderAP99Bound) {
+  double previous = 1e30;
+  for (const char* bound : {"50ms", "20ms", "8ms"}) {
+    const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_a/local_grpc.toml --max-p99 " +
+                                 bound + " --format json");
+    ASSERT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    ASSERT_FALSE(j["best"].is_null()) << bound;
+    const double best = j["best"]["metrics"]["throughput_images_per_s"].get<double>();
+    const double limit_ms = std::stod(bound);
+    EXPECT_LE(j["best"]["metrics"]["latency_ms.p99"].get<double>(), limit_ms);
+    for (const auto& r : j["runners_up"]) {
+      EXPECT_LE(r["metrics"]["latency_ms.p99"].get<double>(), limit_ms);
+      EXPECT_LE(r["metrics"]["throughput_images_per_s"].get<double>(), best);
+    }
+    EXPECT_LE(best, previous) << bound;
+    EXPECT_GT(j["simulated"].get<int>(), 0);
+    previous = best;
+  }
+}
+
+// "How many GPUs a given request rate needs": the fleet found takes the load under the
+// bound, and twice the load needs more GPUs.
+TEST(Commands, RunSizesTheFleetForARequestRate) {
+  auto gpus_for = [](int rate) {
+    const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_a/local_grpc.toml --rate " +
+                                 std::to_string(rate) + " --max-p99 50ms --format json");
+    EXPECT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_FALSE(j["best"].is_null()) << rate;
+    const auto& m = j["best"]["metrics"];
+    EXPECT_LE(m["latency_ms.p99"].get<double>(), 50.0);
+    EXPECT_NEAR(m["offered_images_per_s"].get<double>(), rate, 1e-6 * rate);
+    return std::stoi(j["best"]["values"]["system.devices"].get<std::string>());
+  };
+  const int for_1000 = gpus_for(1000), for_2000 = gpus_for(2000);
+  std::printf("GPUs (V100, TensorRT, batch 32) for 1,000 images/s: %d; for 2,000: %d\n", for_1000, for_2000);
+  EXPECT_GE(for_1000, 1);
+  EXPECT_GT(for_2000, for_1000);
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);

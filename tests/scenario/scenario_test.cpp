@@ -113,5 +113,28 @@ TEST(Scenario, OverrideNeedsAnEqualsSign) {
   EXPECT_EQ(parse_override("a.b=c=d").value, "c=d");
 }
 
+TEST(Scenario, AnEmptyOverrideRemovesTheKey) {
+  const std::string text = R"(
+[workload]
+kind = "infer"
+model = "resnet50"
+batch = 8
+[system]
+device = "v100-sxm2"
+[serving]
+deployment = "local"
+protocol = "grpc"
+concurrency = 4
+)";
+  EXPECT_EQ(parse(text).serving->concurrency, 4);
+  EXPECT_EQ(parse(text, {"serving.concurrency="}).serving->concurrency, 1);  // the default
+  // An open loop refuses a closed loop's concurrency unless it is removed.
+  EXPECT_THROW(parse(text, {"serving.arrival=\"poisson\"", "serving.request_rate=100"}), InputError);
+  EXPECT_EQ(parse(text, {"serving.arrival=\"poisson\"", "serving.request_rate=100", "serving.concurrency="})
+                .serving->arrival,
+            "poisson");
+  EXPECT_EQ(parse(text, {"serving.nothing.here="}).serving->concurrency, 4);  // nothing to remove
+}
+
 }  // namespace
 }  // namespace dlsim::scenario
