@@ -1,5 +1,7 @@
 #include "infer/in_process.hpp"
 
+#include <tuple>
+
 #include <simgrid/s4u.hpp>
 
 #include "platform/engine.hpp"
@@ -17,9 +19,13 @@ struct Request {
 
 InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProcessSpec& spec) {
   auto engine = platform::make_engine();
-  auto [host, device] = spec.on_gpu ? platform::build_host_and_gpu("host", spec.cores)
-                                    : std::pair{platform::build_single_host("host", spec.cores), nullptr};
-  if (!device) device = host;
+  simgrid::s4u::Host* host = nullptr;
+  simgrid::s4u::Host* device = nullptr;  // where the forward passes run
+  if (spec.on_gpu) {
+    std::tie(host, device) = platform::build_host_and_gpu("host", spec.cores);
+  } else {
+    host = device = platform::build_single_host("host", spec.cores);
+  }
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;
