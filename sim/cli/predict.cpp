@@ -131,13 +131,34 @@ platform::ClusterSpec cpu_cluster_spec(const scenario::RunSpec& spec, const hard
   return c;
 }
 
-std::string default_input_profile() {
-  return profile_dir() + "/input/torchvision-devbox-emerald-rapids-2vcpu.toml";
+// One image's decode on a core (kernels/pytorch/input_bench.py), as an input profile timed
+// it (`phase` "train": an ImageNet JPEG decoded and augmented, from the Emerald Rapids VM's
+// profile; "serve": a 224x224 JPEG decoded and normalised, from the EPYC VM's), carried by
+// clock to the given instance's CPU (none: the profile's).
+struct Decode {
+  double seconds = 0;
+  std::string basis;  // "(framework, machine, by clock to cpu)"
+};
+
+Decode jpeg_decode(const std::string& phase, const std::string& instance, const hardware::Catalog& catalog) {
+  const bool train = phase == "train";
+  const std::string path = profile_dir() + (train ? "/input/torchvision-devbox-emerald-rapids-2vcpu.toml"
+                                                  : "/input/torchvision-devbox-epyc-turin-2vcpu.toml");
+  const perf::Profile profile = scenario::load_profile(path);
+  const auto it =
+      profile.measured.find({train ? "decode u8 w500 h375 s224 jpeg" : "decode u8 w224 h224 s224 jpeg", phase, 1});
+  if (it == profile.measured.end())
+    throw UnrunnableError("the input profile " + path + " has no JPEG decode timing for phase " + phase);
+  const auto* from = catalog.find_cpu(profile.cpu);
+  const auto* to = instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(instance).cpu);
+  const bool carried = from && to;
+  return {it->second.median_s * (carried ? from->base_clock_Hz / to->base_clock_Hz : 1.0),
+          fmt::format("({}, {}{})", profile.framework.name, profile.machine, carried ? ", by clock to " + to->name : "")};
 }
 
 // The host's work per image (training.input): none for synthetic data or tensors already
-// in memory, else one JPEG decoded and augmented, timed by kernels/pytorch/input_bench.py
-// and carried to the instance's CPU by clock; the copy is the network's input tensor.
+// in memory, else one JPEG decoded and augmented on a core; the copy is the network's
+// input tensor.
 train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::Graph& model,
                                     const hardware::Catalog& catalog, const platform::ClusterSpec& cluster,
                                     std::string& notes) {
@@ -150,42 +171,27 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
     if (node.kind == graph::OpKind::input) in.bytes_per_image = 4.0 * static_cast<double>(graph::elements(node.output));
   in.workers = t.loader_workers > 0 ? t.loader_workers : std::max(1, cluster.host_cores / cluster.gpus_per_node);
   if (t.input == "jpeg") {
-    const perf::Profile profile = scenario::load_profile(default_input_profile());
-    const auto it = profile.measured.find({"decode u8 w500 h375 s224 jpeg", "train", 1});
-    if (it == profile.measured.end())
-      throw UnrunnableError("the input profile " + default_input_profile() + " has no JPEG decode timing");
-    const auto* from = catalog.find_cpu(profile.cpu);
-    const auto* to = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
-    in.seconds_per_image = it->second.median_s * (from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0);
-    notes += fmt::format("{}input: {} per JPEG decoded and augmented on a core ({}, {}), {} loader cores per GPU",
-                         notes.empty() ? "" : "; ", format_time(in.seconds_per_image), profile.framework.name,
-                         profile.machine, in.workers);
+    const Decode decode = jpeg_decode("train", spec.system.instance, catalog);
+    in.seconds_per_image = decode.seconds;
+    notes += fmt::format("{}input: {} per JPEG decoded and augmented on a core {}, {} loader cores per GPU",
+                         notes.empty() ? "" : "; ", format_time(in.seconds_per_image), decode.basis, in.workers);
   }
   return in;
 }
 
 // A serving client's time to read one request's images from files in the page cache and
-// decode them to the network's input (serving.input = "files"): the input profile's
-// serving decode of a 224x224 JPEG (kernels/pytorch/input_bench.py), in proportion to the
-// input's pixels, carried by clock to the CPU the client runs on.
+// decode them to the network's input (serving.input = "files"): the serving decode of a
+// 224x224 JPEG, in proportion to the input's pixels, on the CPU the client runs on.
 double client_load_s(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                      std::string& notes) {
   if (!spec.serving || spec.serving->input != "files") return 0;
-  const std::string path = profile_dir() + "/input/torchvision-devbox-epyc-turin-2vcpu.toml";
-  const perf::Profile profile = scenario::load_profile(path);
-  const auto it = profile.measured.find({"decode u8 w224 h224 s224 jpeg", "serve", 1});
-  if (it == profile.measured.end()) throw UnrunnableError("the input profile " + path + " has no serving decode timing");
   const auto& shape = model.input_shape();
   const double pixels = shape.size() >= 2 ? double(shape[shape.size() - 1] * shape[shape.size() - 2]) : 224.0 * 224;
-  const std::string& instance = spec.serving->deployment == "remote" && !spec.serving->client_instance.empty()
-                                    ? spec.serving->client_instance
-                                    : spec.system.instance;
-  const auto* from = catalog.find_cpu(profile.cpu);
-  const auto* to = instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(instance).cpu);
-  const double per_image = it->second.median_s * pixels / (224.0 * 224) * (from && to ? from->base_clock_Hz / to->base_clock_Hz : 1.0);
-  notes += fmt::format("{}files: {} per image read and decoded by the client on a core ({}, {}{})",
-                       notes.empty() ? "" : "; ", format_time(per_image), profile.framework.name, profile.machine,
-                       to ? ", by clock to " + to->name : "");
+  const bool remote_client = spec.serving->deployment == "remote" && !spec.serving->client_instance.empty();
+  const Decode decode = jpeg_decode("serve", remote_client ? spec.serving->client_instance : spec.system.instance, catalog);
+  const double per_image = decode.seconds * pixels / (224.0 * 224);
+  notes += fmt::format("{}files: {} per image read and decoded by the client on a core {}", notes.empty() ? "" : "; ",
+                       format_time(per_image), decode.basis);
   return per_image * static_cast<double>(spec.workload.batch);
 }
 
