@@ -25,20 +25,27 @@ constexpr int kRequestsPerClient = 8;
 
 std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const scenario::RunSpec& spec,
                                             const hardware::Catalog& catalog) {
-  if (spec.system.cpu.empty() || profile.cpu.empty() || spec.system.cpu == profile.cpu) return std::nullopt;
+  const std::string& target = spec.system.cpu.empty() ? profile.cpu : spec.system.cpu;
+  const std::string& isa = spec.system.isa;
+  if (profile.cpu.empty() || (target == profile.cpu && isa.empty())) return std::nullopt;
   const auto* source = catalog.find_cpu(profile.cpu);
   if (!source)
     throw UnrunnableError(fmt::format("profile {} was measured on CPU '{}', which the catalog does not know, so it "
                                       "cannot be carried to {}",
-                                      profile.machine, profile.cpu, spec.system.cpu));
+                                      profile.machine, profile.cpu, target));
   const auto& from = *source;
-  const auto& to = *catalog.find_cpu(spec.system.cpu);
+  const auto& to = *catalog.find_cpu(target);
+  if (!isa.empty() && !hardware::simd_supports(to.simd, isa))
+    throw InputError(Problem{{spec.source, 0, 0}, "system.isa", isa,
+                             fmt::format("at most {}, the widest instructions of {}", to.simd, to.name),
+                             "a binary built for wider instructions does not run there"});
+  const double peak = isa.empty() ? to.peak_fp32_flops_per_core() : to.peak_fp32_flops_per_core(isa);
   return perf::CpuScaling{
-      from.peak_fp32_flops_per_core() / to.peak_fp32_flops_per_core(), from.base_clock_Hz / to.base_clock_Hz,
-      fmt::format("carried from {} to {}: convolutions and GEMMs by per-core peak FP32 ({:.0f} vs {:.0f} GFLOP/s), "
+      from.peak_fp32_flops_per_core() / peak, from.base_clock_Hz / to.base_clock_Hz,
+      fmt::format("carried from {} to {}{}: convolutions and GEMMs by per-core peak FP32 ({:.0f} vs {:.0f} GFLOP/s), "
                   "other kernels by clock ({:.2f} vs {:.2f} GHz)",
-                  from.name, to.name, from.peak_fp32_flops_per_core() / 1e9, to.peak_fp32_flops_per_core() / 1e9,
-                  from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
+                  from.name, to.name, isa.empty() ? "" : " running a binary built for " + isa,
+                  from.peak_fp32_flops_per_core() / 1e9, peak / 1e9, from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
 }
 
 // What the catalog's GPU can deliver: its peaks as far as its SMs can issue them.
@@ -373,6 +380,27 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   }
 }
 
+// The profile's framework rules, with the scenario's choice of library for fully connected
+// layers; `framework` (the report's name for them) says when the choice departs from them.
+perf::FrameworkRules framework_rules(const scenario::RunSpec& spec, const perf::Profile& profile,
+                                     std::string& framework) {
+  perf::FrameworkRules rules = profile.framework;
+  const std::string& linear = spec.system.linear_kernels;
+  if (linear.empty()) return rules;
+  if (rules.kernels_from != "onednn")
+    throw InputError(Problem{{spec.source, 0, 0}, "system.linear_kernels", linear,
+                             fmt::format("a profile of oneDNN and BLAS kernels (kernels_from = \"onednn\"); {} timed {}'s "
+                                         "own operators, whose library cannot be swapped",
+                                         profile.machine, rules.name),
+                             "point system.profile at a oneDNN profile, e.g. "
+                             "calibration/profiles/devbox-emerald-rapids-2vcpu.toml (relative to the scenario's folder)"});
+  rules.linear_uses_blas = linear == "blas";
+  if (rules.linear_uses_blas != profile.framework.linear_uses_blas)
+    framework += rules.linear_uses_blas ? ", fully connected layers in the system BLAS"
+                                        : ", fully connected layers in oneDNN";
+  return rules;
+}
+
 report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& model,
                              const hardware::Catalog& catalog) {
   if (spec.workload.precision != scenario::Precision::fp32)
@@ -384,6 +412,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   const perf::Profile profile = scenario::load_profile(p.profile);
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;
+  const perf::FrameworkRules rules = framework_rules(spec, profile, p.framework);
   perf::LookupOptions options;
   options.allow_fallback = spec.system.allow_fallback;
   const std::string cpu_name = !spec.system.cpu.empty() ? spec.system.cpu : profile.cpu;
@@ -396,9 +425,8 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   const perf::KernelTimes times(profile, options);
   const int threads = spec.system.threads;
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
-               ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times,
-                                     profile.framework)
-               : perf::inference_plan(model, spec.workload.batch, threads, times, profile.framework);
+               ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
+               : perf::inference_plan(model, spec.workload.batch, threads, times, rules);
   p.totals = p.plan.totals();
   return p;
 }

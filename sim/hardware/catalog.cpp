@@ -1,5 +1,6 @@
 #include "hardware/catalog.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -23,7 +24,30 @@ std::vector<std::string> names_of(const std::vector<T>& items) {
   return names;
 }
 
+size_t simd_rank(const std::string& isa) {
+  const auto& levels = simd_levels();
+  const auto it = std::find(levels.begin(), levels.end(), isa);
+  if (it == levels.end()) throw std::invalid_argument("unknown instruction set '" + isa + "'");
+  return static_cast<size_t>(it - levels.begin());
+}
+
 }  // namespace
+
+const std::vector<std::string>& simd_levels() {
+  static const std::vector<std::string> levels{"sse2", "sse4.2", "avx", "avx2", "avx512"};
+  return levels;
+}
+
+int simd_fp32_flops_per_cycle(const std::string& isa) {
+  static const int flops[] = {8, 8, 16, 32, 64};
+  return flops[simd_rank(isa)];
+}
+
+bool simd_supports(const std::string& cpu_simd, const std::string& isa) { return simd_rank(isa) <= simd_rank(cpu_simd); }
+
+double Cpu::peak_fp32_flops_per_core(const std::string& isa) const {
+  return base_clock_Hz * std::min(fp32_flops_per_cycle, simd_fp32_flops_per_cycle(isa));
+}
 
 const Gpu* Catalog::find_gpu(const std::string& name) const { return find_named(gpus, name); }
 const Cpu* Catalog::find_cpu(const std::string& name) const { return find_named(cpus, name); }

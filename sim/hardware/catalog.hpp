@@ -55,7 +55,19 @@ struct Cpu {
   std::string source;
 
   double peak_fp32_flops_per_core() const { return base_clock_Hz * fp32_flops_per_cycle; }
+  // The peak of code built for vector instructions no wider than `isa` (a binary compiled
+  // for an older baseline, e.g. TensorFlow's pip wheels before 1.6 for SSE2).
+  double peak_fp32_flops_per_core(const std::string& isa) const;
 };
+
+// Vector instruction sets from the oldest: "sse2", "sse4.2", "avx", "avx2", "avx512".
+const std::vector<std::string>& simd_levels();
+// FP32 FLOPs a core issues per cycle with `isa` alone: 4 lanes x (one add + one multiply
+// port) for SSE, 8 lanes likewise for AVX, two 8-lane FMA units for AVX2 (two 16-lane ones
+// for AVX-512).
+int simd_fp32_flops_per_cycle(const std::string& isa);
+// Whether a CPU whose widest instructions are `cpu_simd` can run code built for `isa`.
+bool simd_supports(const std::string& cpu_simd, const std::string& isa);
 
 struct Nic {
   std::string name;

@@ -40,7 +40,7 @@ void read_cpu(TableReader& r, Catalog& c) {
   p.threads_per_core = static_cast<int>(r.integer("threads_per_core", 1, 8, true).value_or(0));
   p.base_clock_Hz = r.quantity("base_clock", UnitKind::frequency, true).value_or(0);
   p.turbo_clock_Hz = r.quantity("turbo_clock", UnitKind::frequency, true).value_or(0);
-  p.simd = r.choice("simd", {"sse4.2", "avx", "avx2", "avx512"}, true).value_or("");
+  p.simd = r.choice("simd", hardware::simd_levels(), true).value_or("");
   p.fp32_flops_per_cycle = static_cast<int>(r.integer("fp32_flops_per_cycle", 1, 1024, true).value_or(0));
   p.memory_bandwidth_Bps = r.quantity("memory_bandwidth", UnitKind::bandwidth, true).value_or(0);
   p.source = r.string("source", true).value_or("");

@@ -33,6 +33,14 @@ struct SystemSpec {
   double step_overhead_s = 0;
   double launch_overhead_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
+  // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,
+  // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,
+  // as TensorFlow's Eigen or MKL kernels are); empty: the profile's framework rule.
+  std::string linear_kernels;
+  // CPU: the widest vector instructions the framework's binary was built for ("sse2" for
+  // TensorFlow's pip wheels before 1.6); its convolutions and GEMMs run at that peak.
+  // Empty: the CPU's own.
+  std::string isa;
   double network_bandwidth_Bps = 0;  // overrides the instance NIC's bandwidth when > 0
   double network_latency_s = 0;      // overrides the network calibration's latency when > 0
   std::string network = "star";      // between nodes: "star" (one non-blocking switch) or "fat_tree"

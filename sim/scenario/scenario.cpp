@@ -154,6 +154,16 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   } else if (instance) {
     s.cpu = instance->cpu;
   }
+  s.isa = r.choice("isa", hardware::simd_levels()).value_or("");
+  if (!s.isa.empty()) {
+    const auto* cpu = catalog.find_cpu(s.cpu);
+    if (s.device != "cpu")
+      r.problem("isa", s.isa, "a CPU device: it names the instructions a CPU framework's binary was built for",
+                "remove system.isa, or set system.device = \"cpu\"");
+    else if (cpu && !hardware::simd_supports(cpu->simd, s.isa))
+      r.problem("isa", s.isa, fmt::format("at most {}, the widest instructions of {}", cpu->simd, cpu->name),
+                "a binary built for wider instructions does not run there");
+  }
   s.allow_fallback = r.boolean("allow_fallback").value_or(false);
   s.step_overhead_s = r.quantity("step_overhead", UnitKind::time).value_or(0);
   s.launch_overhead_s = r.quantity("launch_overhead", UnitKind::time).value_or(0);
@@ -163,6 +173,10 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
         r.problem(key, "", "is a GPU host's cost; a CPU profile times kernels through the framework, so its "
                            "overhead is in the kernels' times",
                   "remove it, or use a GPU device");
+  s.linear_kernels = r.choice("linear_kernels", {"blas", "onednn"}).value_or("");
+  if (!s.linear_kernels.empty() && s.device != "cpu")
+    r.problem("linear_kernels", s.linear_kernels, "a CPU device: GPU profiles time cuBLAS's GEMMs as frameworks call them",
+              "remove system.linear_kernels, or set system.device = \"cpu\"");
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");
@@ -177,7 +191,7 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
     if (!fs::is_regular_file(path))
       r.problem("profile", *profile, fmt::format("names a calibration profile that does not exist ({})", path.string()),
                 "paths are relative to the scenario's folder");
-    s.profile = path.string();
+    s.profile = path.lexically_normal().string();
   }
   r.finish();
   return s;

@@ -47,7 +47,7 @@ TEST(Commands, HwListJsonHasTheFixedShape) {
 }
 
 TEST(Commands, EveryShippedScenarioRuns) {
-  for (const char* s : {"default", "study_a/remote_grpc", "study_a/local_grpc", "study_a/in_process", "study_b_mnist_cpu", "study_c_vgg16_ps", "study_c_allreduce"}) {
+  for (const char* s : {"default", "study_a/remote_grpc", "study_a/local_grpc", "study_a/in_process", "study_b/mnist_nc12_cpu", "study_b/mnist_nc6_k80", "study_c_vgg16_ps", "study_c_allreduce"}) {
     const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/" + s + ".toml --format json");
     EXPECT_EQ(code, 0) << s;
     EXPECT_TRUE(nlohmann::json::accept(out)) << s;
@@ -120,7 +120,7 @@ TEST(Commands, TraceHoldsEveryGpusKernelsAndTheAllreduce) {
 
 // A priced job: study B's terms summed, rounded to the billing step, at the instance's price.
 TEST(Commands, AJobIsBilledByItsProvidersRule) {
-  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b_mnist_cpu.toml --format json";
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b/mnist_nc12_cpu.toml --format json";
   const auto job = [&](const std::string& billing) {
     const auto [code, out] = run(scenario + " --set job.billing=" + billing);
     EXPECT_EQ(code, 0) << out;
@@ -135,7 +135,7 @@ TEST(Commands, AJobIsBilledByItsProvidersRule) {
 // Study B's containers: the image's pull adds to t_install (2 GB over a 1 Gbit/s registry
 // link: 16 s) and the container's start to t_start; learning is unchanged.
 TEST(Commands, AContainerAddsItsPullAndStartButNoCompute) {
-  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b_mnist_cpu.toml --format json";
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_b/mnist_nc12_cpu.toml --format json";
   const auto [plain_code, plain_out] = run(scenario);
   const auto [code, out] = run(scenario +
                                " --set job.container_image=2GB --set job.registry_bandwidth=1Gbps"

@@ -1,5 +1,6 @@
 // The built-in catalog: complete, cited, and internally consistent.
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -87,6 +88,21 @@ TEST(Catalog, ThrowingLookupNamesTheClosest) {
     EXPECT_NE(std::string(e.what()).find("did you mean 'v100-sxm2'?"), std::string::npos) << e.what();
   }
   EXPECT_EQ(catalog().find_instance("p9.huge"), nullptr);
+}
+
+// A binary built for older instructions runs at their peak: a Haswell core (two AVX2 FMA
+// units, 32 FLOPs a cycle) gives 8 a cycle to SSE2 code and 16 to AVX; a CPU's own peak
+// caps a wider request.
+TEST(Catalog, NarrowerInstructionsLowerTheCorePeak) {
+  const Cpu& haswell = *catalog().find_cpu("xeon-e5-2690-v3");
+  EXPECT_DOUBLE_EQ(haswell.peak_fp32_flops_per_core("sse2"), 2.6e9 * 8);
+  EXPECT_DOUBLE_EQ(haswell.peak_fp32_flops_per_core("avx"), 2.6e9 * 16);
+  EXPECT_DOUBLE_EQ(haswell.peak_fp32_flops_per_core("avx2"), haswell.peak_fp32_flops_per_core());
+  EXPECT_DOUBLE_EQ(haswell.peak_fp32_flops_per_core("avx512"), haswell.peak_fp32_flops_per_core());
+  EXPECT_TRUE(simd_supports("avx2", "sse2"));
+  EXPECT_TRUE(simd_supports("sse4.2", "sse4.2"));
+  EXPECT_FALSE(simd_supports("sse4.2", "avx"));
+  EXPECT_THROW(simd_fp32_flops_per_cycle("avx3"), std::invalid_argument);
 }
 
 }  // namespace
