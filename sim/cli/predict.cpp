@@ -27,6 +27,9 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                                             const hardware::Catalog& catalog) {
   const std::string& target = spec.system.cpu.empty() ? profile.cpu : spec.system.cpu;
   const std::string& isa = spec.system.isa;
+  if (profile.cpu.empty() && !isa.empty())
+    throw UnrunnableError(fmt::format("profile {} names no catalog CPU, so system.isa = \"{}\" has no peak to lower",
+                                      profile.machine, isa));
   if (profile.cpu.empty() || (target == profile.cpu && isa.empty())) return std::nullopt;
   const auto* source = catalog.find_cpu(profile.cpu);
   if (!source)

@@ -47,7 +47,7 @@ TEST(Commands, HwListJsonHasTheFixedShape) {
 }
 
 TEST(Commands, EveryShippedScenarioRuns) {
-  for (const char* s : {"default", "study_a/remote_grpc", "study_a/local_grpc", "study_a/in_process", "study_b/mnist_nc12_cpu", "study_b/mnist_nc6_k80", "study_c_vgg16_ps", "study_c_allreduce"}) {
+  for (const char* s : {"default", "study_a/remote_grpc", "study_a/local_grpc", "study_a/in_process", "study_b/mnist_nc12_cpu", "study_b/mnist_nc6_k80", "study_b/mnist_r810", "study_c_vgg16_ps", "study_c_allreduce"}) {
     const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/" + s + ".toml --format json");
     EXPECT_EQ(code, 0) << s;
     EXPECT_TRUE(nlohmann::json::accept(out)) << s;
