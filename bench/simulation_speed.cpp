@@ -91,7 +91,7 @@ void BM_ParameterServerSteps(benchmark::State& state) {
 }
 
 BENCHMARK(BM_RingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_ParameterServerSteps)->Arg(8)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ParameterServerSteps)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

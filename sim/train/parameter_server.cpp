@@ -55,7 +55,34 @@ struct Push {
   CommPtr flow;
 };
 
+// The workers of one node are alike: the same kernels, the same route to every server, a
+// PCIe lane and a protocol stack each, the node's switch uplinks and NIC shared.  So a
+// node's workers are simulated as one that moves all their bytes together, through a
+// stack and a PCIe path carrying all of theirs, and max-min sharing treats it exactly as
+// it treats them apart, since every flow then stands for the same number of workers.  That
+// divides the flows by the GPUs per node.  Synchronous training only: an asynchronous
+// server applies one worker's push after another, so the workers of a node drift apart
+// (6-13% off on tests/train's case).  Not when a trace should show every GPU, nor when the
+// node is not all workers or its PCIe switches hold different numbers of them.
+struct Grouping {
+  int members = 1;  // workers per simulated worker
+  platform::ClusterSpec cluster;
+};
+
+Grouping group_by_node(const ParameterServerSpec& spec) {
+  const platform::ClusterSpec& c = spec.cluster;
+  const int m = c.gpus_per_node, g = c.gpus_per_pcie_switch;
+  if (!spec.synchronous || spec.trace || m <= 1 || spec.gpus % m != 0 || (m % g != 0 && g < m)) return {1, c};
+  Grouping grouped{m, c};
+  grouped.cluster.gpus_per_node = 1;
+  grouped.cluster.gpus_per_pcie_switch = 1;
+  grouped.cluster.pcie_Bps = c.pcie_Bps * std::max(1, m / g);  // the node's switch uplinks together
+  return grouped;
+}
+
 }  // namespace
+
+int workers_simulated_as_one(const ParameterServerSpec& spec) { return group_by_node(spec).members; }
 
 std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy) {
   if (!greedy) {
@@ -84,8 +111,10 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     throw std::invalid_argument("dedicated parameter servers need cluster.server_nodes");
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
-  platform::Cluster cluster(spec.cluster);
-  const size_t workers = static_cast<size_t>(spec.gpus), servers = static_cast<size_t>(spec.servers);
+  const Grouping grouping = group_by_node(spec);
+  const double members = grouping.members;
+  platform::Cluster cluster(grouping.cluster);
+  const size_t workers = static_cast<size_t>(spec.gpus / grouping.members), servers = static_cast<size_t>(spec.servers);
   std::vector<Host*> gpu(workers), ps(servers);
   for (size_t s = 0; s < servers; ++s)
     ps[s] = cluster.add_process(spec.dedicated ? spec.cluster.nodes + static_cast<int>(s) % spec.cluster.server_nodes
@@ -93,7 +122,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
                                 "ps" + std::to_string(s), spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
   for (size_t w = 0; w < workers; ++w) {
     gpu[w] = cluster.gpu(static_cast<int>(w));
-    cluster.set_process_link(gpu[w], spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+    cluster.set_process_link(gpu[w], members * spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
     for (auto* p : ps) cluster.connect(gpu[w], p);
   }
   cluster.seal();
@@ -134,7 +163,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
           std::vector<CommPtr> pulls;
           for (size_t s = 0; s < servers; ++s)
             if (bytes_on[s] > 0)
-              pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(bytes_on[s])));
+              pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(members * bytes_on[s])));
           for (auto& p : pulls) p->wait();
           if (traced) result.trace.add(track + " pull", "wait for updates, pull weights", waiting, platform::now() - waiting);
         }
@@ -144,7 +173,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
           for (size_t g : segment.gradients_ready) {
             const auto s = static_cast<size_t>(server_of[g]);
             outbox[w].push_back({static_cast<int>(w), g,
-                                 Comm::sendto_async(gpu[w], ps[s], static_cast<uint64_t>(gradients[g].bytes))});
+                                 Comm::sendto_async(gpu[w], ps[s], static_cast<uint64_t>(members * gradients[g].bytes))});
             sent[w]->release();
           }
         }
@@ -192,7 +221,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
             }
           } else if (++pushes_of_variable[push.gradient] == workers) {
             pushes_of_variable[push.gradient] = 0;
-            traced_update(s, step, push.gradient, (static_cast<double>(workers) + 2) * bytes);  // sum them, apply
+            traced_update(s, step, push.gradient, (static_cast<double>(spec.gpus) + 2) * bytes);  // sum them, apply
           }
         }
         if (spec.synchronous)
@@ -207,8 +236,8 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
   // Each worker's own period, from the end of its second step (the first that pulled) to
   // the end of its last; the cluster's images/s is the sum of the workers' own rates.
   double rate = 0;
-  for (const auto& ends : step_end) rate += (spec.steps - 2) / (ends.back() - ends[1]);
-  result.step_time_s = static_cast<double>(workers) / rate;
+  for (const auto& ends : step_end) rate += members * (spec.steps - 2) / (ends.back() - ends[1]);
+  result.step_time_s = static_cast<double>(spec.gpus) / rate;
   for (const auto& call : plan.calls) {
     if (call.stage == perf::Stage::forward) result.forward_s += call.answer.seconds;
     else if (call.stage == perf::Stage::backward) result.backward_s += call.answer.seconds;

@@ -39,6 +39,11 @@ struct ParameterServerSpec {
 // backward produces them (replica_device_setter's default).
 std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy = true);
 
+// How many workers one simulated worker stands for: a node's GPUs in synchronous training
+// without a trace (their flows move together, which max-min sharing treats exactly as
+// apart), else 1.
+int workers_simulated_as_one(const ParameterServerSpec& spec);
+
 // Simulates in this process's SimGrid engine (created here); needs steps >= 3.  The step
 // time is the steady state: each worker's period from the end of its second step (the
 // first that pulled) to the end of its last, combined as the workers' summed rates.

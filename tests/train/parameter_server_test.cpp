@@ -2,6 +2,9 @@
 // simulation are printed side by side.
 #include <cstdio>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "support/plan_calls.hpp"
@@ -62,6 +65,55 @@ TEST(ParameterServer, ADedicatedServerMakesEveryWorkerRemote) {
   const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, spec);
   std::printf("dedicated server step: expected 0.420000 s, simulated %.6f s\n", r.step_time_s);
   EXPECT_NEAR(r.step_time_s, 0.420, 1e-6);
+}
+
+// The step time of one simulation in a child process (one SimGrid engine per process).
+double step_time_in_child(const perf::StepPlan& p, const std::vector<perf::Gradient>& g,
+                          const ParameterServerSpec& spec) {
+  int fd[2];
+  if (pipe(fd) != 0) return -1;
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    const double t = simulate_ps_training(p, g, spec).step_time_s;
+    _exit(write(fd[1], &t, sizeof t) == sizeof t ? 0 : 1);
+  }
+  double t = -1;
+  if (read(fd[0], &t, sizeof t) != sizeof t) t = -1;
+  waitpid(child, nullptr, 0);
+  close(fd[0]);
+  close(fd[1]);
+  return t;
+}
+
+// A node's workers simulated as one (what a synchronous run without a trace does) against
+// every worker apart (what a trace asks for): 4 nodes of 4 GPUs, two per PCIe switch, 2
+// servers beside the workers or on nodes of their own, three gradients pushed as backward
+// makes them, every link and stack finite.
+TEST(ParameterServer, ANodesWorkersAsOneAgreeWithEveryWorkerApart) {
+  perf::StepPlan p;
+  p.calls = {call(perf::Stage::forward, 10e-3), call(perf::Stage::backward, 5e-3), call(perf::Stage::backward, 5e-3),
+           call(perf::Stage::backward, 5e-3), call(perf::Stage::update, 1e-3)};
+  const std::vector<perf::Gradient> g = {{"c", 30e6, 1}, {"b", 10e6, 2}, {"a", 40e6, 3}};
+  for (const bool dedicated : {false, true}) {
+    ParameterServerSpec spec;
+    spec.cluster = {4, 4, 2, 1, 12e9, 0, 1.25e9, 5e-6, dedicated ? 2 : 0};
+    spec.gpus = 16;
+    spec.servers = 2;
+    spec.dedicated = dedicated;
+    spec.rpc_bytes_per_s = 2e9;
+    spec.rpc_latency_s = 100e-6;
+    spec.update_bytes_per_s = 20e9;
+    EXPECT_EQ(workers_simulated_as_one(spec), 4);
+    const double grouped = step_time_in_child(p, g, spec);
+    spec.trace = true;
+    EXPECT_EQ(workers_simulated_as_one(spec), 1);
+    const double apart = step_time_in_child(p, g, spec);
+    std::printf("servers %s: every worker %.6f s   a node's as one %.6f s\n",
+                dedicated ? "dedicated" : "beside the workers", apart, grouped);
+    ASSERT_GT(apart, 0);
+    EXPECT_NEAR(grouped / apart, 1.0, 0.01);
+  }
 }
 
 TEST(ParameterServer, VariablesArePlacedGreedilyBySizeOrRoundRobin) {
