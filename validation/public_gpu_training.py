@@ -37,7 +37,8 @@ def catalog_gpu(text):
 
 
 # The source's platform -> the catalog instance, where the catalog has it.
-INSTANCES = {"AWS p2.8xlarge": "p2.8xlarge", "AWS p2.xlarge": "p2.xlarge"}
+INSTANCES = {"AWS p2.8xlarge": "p2.8xlarge", "AWS p2.xlarge": "p2.xlarge",
+             "GCE n1-standard-32-k80x8": "gcp-n1-standard-32-k80x8", "DGX-1": "dgx-1-p100"}
 
 
 def strategy(row):
@@ -46,22 +47,34 @@ def strategy(row):
     TensorFlow's distributed runs with one GPU per node exchange every gradient with
     parameter-server processes over gRPC, whether the mode is "parameter_server" or
     "distributed_replicated" (which differs only in aggregating a node's GPUs first):
-    dlsim's "ps_sync".  Single-node "parameter_server" runs keep the variables in one
-    process (no gRPC) and are not simulated yet."""
+    dlsim's "ps_sync".  Single-node "parameter_server" runs with local_parameter_device=cpu
+    keep the variables in the workers' own process on the host CPU: "ps_sync" with
+    ps_transport "in_process" (transport() below)."""
     single_node, one_gpu = row["nodes"] == "1", row["gpus_per_node"] == "1"
     if one_gpu and single_node:
         return "single"
     if single_node and row["mode"].startswith("replicated"):
         return "allreduce"
+    if single_node and row["mode"].startswith("ps_sync") and "local_parameter_device=cpu" in row["mode"]:
+        return "ps_sync"
     if one_gpu and not single_node and row["mode"].split(" ")[0] in ("ps_sync", "distributed_replicated"):
         return "ps_sync"
     return None
 
 
 def parameter_servers(row):
-    """The row's "Num PSs=N" (EBUG-DISTTF-2017 gives it per row), or empty."""
+    """The row's "Num PSs=N" (EBUG-DISTTF-2017 gives it per row), one for a single node's
+    own process, or empty."""
     match = re.search(r"Num PSs=(\d+)", row["notes"])
-    return match.group(1) if match else ""
+    return match.group(1) if match else "1" if transport(row) == "in_process" else ""
+
+
+def transport(row):
+    """How a parameter-server row's gradients reach the variables: "grpc" between
+    processes, "in_process" on one node's CPU; empty for the other strategies."""
+    if not row["mode"].startswith(("ps_sync", "distributed_replicated")):
+        return ""
+    return "in_process" if row["nodes"] == "1" else "grpc"
 
 
 def platform(text, mode):
@@ -88,6 +101,7 @@ def main():
                 skipped += 1
                 continue
             kept.append({"platform": where, "instance": instance, "strategy": how, "parameter_servers": servers,
+                         "ps_transport": transport(row) if how == "ps_sync" else "",
                          "gpus": int(row["gpus_per_node"]) * int(row["nodes"]), "model": model, "gpu": gpu, "batch": row["batch_per_gpu"], "precision": row["precision"],
                          "images_per_s": row["value"], "source_id": row["source_id"], "source_gpu": row["gpu"],
                          "source_model": row["model"], "mode": row["mode"]})

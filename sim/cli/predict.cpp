@@ -242,10 +242,26 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
 
 // Parameter servers: gRPC between every worker and server process; a server's update at
 // the CPU's memory bandwidth.
+// TensorFlow's parameter servers speak gRPC (C++).  On one node with
+// local_parameter_device=cpu the variables stay in the workers' own process instead:
+// gradients and weights cross PCIe into host memory, which every copy and the update
+// stream through, with no protocol stack.
+RpcCosts ps_transport_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, std::string& notes) {
+  if (spec.training->ps_transport == "grpc") return rpc_costs(spec, catalog, protocol_profile("grpc"), notes);
+  RpcCosts in_process;
+  in_process.cpu = catalog.find_cpu(spec.system.cpu);
+  if (!in_process.cpu)
+    throw UnrunnableError("training.ps_transport = \"in_process\" needs the host's CPU (its memory bandwidth): give "
+                          "system.instance or system.cpu");
+  in_process.bytes_per_s = in_process.cpu->memory_bandwidth_Bps;
+  notes += fmt::format("{}variables in the workers' process on {} (no protocol stack)", notes.empty() ? "" : "; ",
+                       in_process.cpu->name);
+  return in_process;
+}
+
 train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
                                    std::string& notes) {
-  // TensorFlow's parameter servers speak gRPC (C++).
-  const RpcCosts rpc = rpc_costs(spec, catalog, protocol_profile("grpc"), notes);
+  const RpcCosts rpc = ps_transport_costs(spec, catalog, notes);
   train::ParameterServerSpec ps;
   ps.cluster = cluster_spec(spec, catalog);
   ps.gpus = spec.system.devices;

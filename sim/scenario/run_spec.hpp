@@ -58,6 +58,7 @@ struct TrainingSpec {
   int parameter_servers = 1;                 // server processes of the ps strategies
   std::string ps_hosts = "colocated";        // "colocated" with the workers, or "dedicated" instances
   std::string ps_placement = "greedy";       // "greedy" by size, or "round_robin"
+  std::string ps_transport = "grpc";         // "grpc" between processes, or "in_process" on one node's CPU
   std::string allreduce = "ring";            // "ring", "hierarchical", "tree"
   std::string input = "synthetic";           // "synthetic", "memory", "jpeg"
   int loader_workers = 0;                    // host cores per GPU preparing batches; 0: the node's share

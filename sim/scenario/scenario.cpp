@@ -213,6 +213,17 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   t.parameter_servers = static_cast<int>(r.integer("parameter_servers", 1, 4096).value_or(t.parameter_servers));
   t.ps_hosts = r.choice("ps_hosts", {"colocated", "dedicated"}).value_or(t.ps_hosts);
   t.ps_placement = r.choice("ps_placement", {"greedy", "round_robin"}).value_or(t.ps_placement);
+  t.ps_transport = r.choice("ps_transport", {"grpc", "in_process"}).value_or(t.ps_transport);
+  if (t.ps_transport == "in_process") {
+    if (system.nodes > 1)
+      r.problem("ps_transport", t.ps_transport,
+                fmt::format("one node: the variables live in the workers' own process, but {} devices take {} nodes",
+                            system.devices, system.nodes),
+                "use \"grpc\" across nodes");
+    else if (t.ps_hosts == "dedicated")
+      r.problem("ps_transport", t.ps_transport, "servers beside the workers: a dedicated server is another process",
+                "remove training.ps_hosts, or use \"grpc\"");
+  }
   t.allreduce = r.choice("allreduce", {"ring", "hierarchical", "tree"}).value_or(t.allreduce);
   t.input = r.choice("input", {"synthetic", "memory", "jpeg"}).value_or(t.input);
   t.loader_workers = static_cast<int>(r.integer("loader_workers", 1, 1 << 12).value_or(0));
