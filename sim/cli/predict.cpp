@@ -205,6 +205,18 @@ double client_load_s(const scenario::RunSpec& spec, const graph::Graph& model, c
   return per_image * static_cast<double>(spec.workload.batch);
 }
 
+// What a serving client reads from its machine's disk before decoding, when the scenario
+// names one: the batch's files, each in one read (serving.disk, serving.file_size).
+infer::FileReads client_file_reads(const scenario::RunSpec& spec, const hardware::Catalog& catalog,
+                                   std::string& notes) {
+  if (!spec.serving || spec.serving->disk.empty()) return {};
+  const hardware::Disk& disk = *catalog.find_disk(spec.serving->disk);
+  notes += fmt::format("{}files of {} read from {} ({} and {:.0f} reads/s shared by its readers, {} a read)",
+                       notes.empty() ? "" : "; ", format_bytes(spec.serving->file_bytes), disk.name,
+                       format_byte_rate(disk.read_bandwidth_Bps), disk.read_iops, format_time(disk.latency_s));
+  return {spec.workload.batch, spec.serving->file_bytes, disk.read_bandwidth_Bps, disk.read_iops, disk.latency_s};
+}
+
 // The calibration of a protocol ("grpc", "http") as a stack implements it ("native": C++,
 // kernels/net/dlsim-net-bench; "python": kernels/net/serving_stack.py), timed on the
 // development VM.
@@ -349,6 +361,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.request_bytes *= static_cast<double>(spec.workload.batch);
   served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
   served.load_s = client_load_s(spec, model, catalog, notes);
+  served.files = client_file_reads(spec, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
@@ -372,7 +385,8 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
     p.inference = spec.serving && spec.serving->deployment != "in-process"
                       ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
                       : infer::simulate_in_process(p.plan, {host_cores(spec, catalog), 1, concurrency, kRequestsPerClient,
-                                                            true, client_load_s(spec, model, catalog, p.scaling)});
+                                                            true, client_load_s(spec, model, catalog, p.scaling),
+                                                            client_file_reads(spec, catalog, p.scaling)});
     return;
   }
   const std::string& strategy = spec.training->strategy;
@@ -461,7 +475,8 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
     p.inference = spec.serving && spec.serving->deployment != "in-process"
                       ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
                       : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient, false,
-                                                            client_load_s(spec, model, catalog, p.scaling)});
+                                                            client_load_s(spec, model, catalog, p.scaling),
+                                                            client_file_reads(spec, catalog, p.scaling)});
   }
 }
 

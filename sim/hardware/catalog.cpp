@@ -52,6 +52,7 @@ double Cpu::peak_fp32_flops_per_core(const std::string& isa) const {
 const Gpu* Catalog::find_gpu(const std::string& name) const { return find_named(gpus, name); }
 const Cpu* Catalog::find_cpu(const std::string& name) const { return find_named(cpus, name); }
 const Nic* Catalog::find_nic(const std::string& name) const { return find_named(nics, name); }
+const Disk* Catalog::find_disk(const std::string& name) const { return find_named(disks, name); }
 const PcieLink* Catalog::find_pcie_link(const std::string& name) const { return find_named(pcie_links, name); }
 const BillingRule* Catalog::find_billing_rule(const std::string& name) const { return find_named(billing_rules, name); }
 const Instance* Catalog::find_instance(const std::string& name) const { return find_named(instances, name); }
@@ -69,6 +70,7 @@ const Instance& Catalog::instance(const std::string& name) const {
 std::vector<std::string> Catalog::gpu_names() const { return names_of(gpus); }
 std::vector<std::string> Catalog::cpu_names() const { return names_of(cpus); }
 std::vector<std::string> Catalog::nic_names() const { return names_of(nics); }
+std::vector<std::string> Catalog::disk_names() const { return names_of(disks); }
 std::vector<std::string> Catalog::pcie_link_names() const { return names_of(pcie_links); }
 std::vector<std::string> Catalog::billing_rule_names() const { return names_of(billing_rules); }
 std::vector<std::string> Catalog::instance_names() const { return names_of(instances); }

@@ -69,6 +69,15 @@ int simd_fp32_flops_per_cycle(const std::string& isa);
 // Whether a CPU whose widest instructions are `cpu_simd` can run code built for `isa`.
 bool simd_supports(const std::string& cpu_simd, const std::string& isa);
 
+// A disk files are read from: a cloud volume or a local drive, as its maker states it.
+struct Disk {
+  std::string name;
+  double read_bandwidth_Bps = 0;
+  double read_iops = 0;    // reads a second, each of one file of up to the volume's largest I/O
+  double latency_s = 0;    // one read's access time
+  std::string source;
+};
+
 struct Nic {
   std::string name;
   double bandwidth_Bps = 0;       // per direction
@@ -106,6 +115,7 @@ class Catalog {
   std::vector<Gpu> gpus;
   std::vector<Cpu> cpus;
   std::vector<Nic> nics;
+  std::vector<Disk> disks;
   std::vector<PcieLink> pcie_links;
   std::vector<BillingRule> billing_rules;
   std::vector<Instance> instances;
@@ -115,6 +125,7 @@ class Catalog {
   const Gpu* find_gpu(const std::string& name) const;
   const Cpu* find_cpu(const std::string& name) const;
   const Nic* find_nic(const std::string& name) const;
+  const Disk* find_disk(const std::string& name) const;
   const PcieLink* find_pcie_link(const std::string& name) const;
   const BillingRule* find_billing_rule(const std::string& name) const;
   const Instance* find_instance(const std::string& name) const;
@@ -124,6 +135,7 @@ class Catalog {
   std::vector<std::string> gpu_names() const;
   std::vector<std::string> cpu_names() const;
   std::vector<std::string> nic_names() const;
+  std::vector<std::string> disk_names() const;
   std::vector<std::string> pcie_link_names() const;
   std::vector<std::string> billing_rule_names() const;
   std::vector<std::string> instance_names() const;

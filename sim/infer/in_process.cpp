@@ -26,6 +26,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   } else {
     host = device = platform::build_single_host("host", spec.cores);
   }
+  const MachineDisk disk(host, spec.files);
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;
@@ -47,6 +48,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
       auto* reply = simgrid::s4u::Mailbox::by_name("reply" + std::to_string(c));
       for (int i = 0; i < spec.requests_per_client; ++i) {
         Request& r = requests[static_cast<size_t>(c * spec.requests_per_client + i)];
+        disk.read_request();
         if (spec.load_s > 0) simgrid::s4u::this_actor::execute(spec.load_s * platform::kOpsPerSecond);
         r.submitted_s = simgrid::s4u::Engine::get_clock();
         r.reply = reply;

@@ -3,10 +3,12 @@
 // each hand a batch to the model in the same process and wait for the answer; one worker
 // runs the forward passes in arrival order, on the host's cores or on its GPU.  A client
 // that reads its images from files first decodes the batch on one of the host's cores
-// (`load_s`), so on a GPU loading and inference take turns.  Latency is measured per
+// (`load_s`; before that, reads it from the host's disk when `files` says so), so on a GPU
+// loading and inference take turns.  Latency is measured per
 // request from the moment the client submits it, its loading left out.
 #include <vector>
 
+#include "infer/file_reads.hpp"
 #include "perf/step_plan.hpp"
 
 namespace dlsim::infer {
@@ -18,6 +20,7 @@ struct InProcessSpec {
   int requests_per_client = 8;
   bool on_gpu = false;  // forward passes on a GPU of their own, not the host's cores
   double load_s = 0;    // a client's time to load and decode one request's images, on one core
+  FileReads files;      // read from the host's disk first, when not in the page cache
 };
 
 struct InferenceResult {

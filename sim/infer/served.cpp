@@ -79,6 +79,7 @@ class Simulation {
   std::vector<Server> servers_;
   std::vector<Host*> clients_;            // one per server: the client process on its node or its own machine
   std::vector<Host*> client_machines_;    // where each client process's loading runs
+  std::vector<MachineDisk> disks_;        // their disks
   std::vector<SemaphorePtr> loaders_;     // per client process (closed loop) or per node (open loop)
   InferenceResult result_;
   int in_servers_ = 0;
@@ -147,9 +148,11 @@ void Simulation::serve(Server& s, Host* gpu) {
 void Simulation::request(size_t n, size_t loader) {
   Server& s = servers_[n];
   Host* client = clients_[n];
-  if (spec_.load_s > 0) {
+  if (spec_.load_s > 0 || spec_.files.from_disk()) {
     loaders_[loader]->acquire();
-    simgrid::s4u::this_actor::exec_init(spec_.load_s * platform::kOpsPerSecond)->set_host(client_machines_[n])->wait();
+    disks_[n].read_request();
+    if (spec_.load_s > 0)
+      simgrid::s4u::this_actor::exec_init(spec_.load_s * platform::kOpsPerSecond)->set_host(client_machines_[n])->wait();
     loaders_[loader]->release();
   }
   Request r{0, 0, Semaphore::create(0)};
@@ -182,6 +185,7 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
     const int client_node = spec_.remote ? nodes + n : n;
     clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2));
     client_machines_.push_back(cluster_.host(client_node));
+    disks_.emplace_back(client_machines_.back(), spec_.files);
     cluster_.connect(clients_.back(), s.process);
     servers_.push_back(std::move(s));
   }

@@ -14,7 +14,8 @@
 //
 // Clients that read their images from files (study A's application) decode each request's
 // batch on a core of their machine before sending it (`load_s`), one batch at a time per
-// client process: an asynchronous client loads the next batch while earlier ones are in
+// client process (reading it from its machine's disk first, when `files` says so:
+// file_reads.hpp): an asynchronous client loads the next batch while earlier ones are in
 // flight, a synchronous one only after its answer came back.  Latency is counted from the
 // send, as perf_analyzer counts it.
 //
@@ -58,6 +59,7 @@ struct ServedSpec {
   double request_bytes = 0;       // the request's input tensor
   double response_bytes = 0;      // its outputs
   double load_s = 0;              // a client's time to load and decode one request's images
+  FileReads files;                // read from its machine's disk first, when not in the page cache
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;

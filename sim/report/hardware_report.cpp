@@ -30,6 +30,11 @@ ordered_json to_json(const hardware::Nic& n) {
   return {{"kind", "nic"}, {"name", n.name}, {"bandwidth_Bps", n.bandwidth_Bps}, {"source", n.source}};
 }
 
+ordered_json to_json(const hardware::Disk& d) {
+  return {{"kind", "disk"}, {"name", d.name}, {"read_bandwidth_Bps", d.read_bandwidth_Bps}, {"read_iops", d.read_iops},
+          {"latency_s", d.latency_s}, {"source", d.source}};
+}
+
 ordered_json to_json(const hardware::PcieLink& l) {
   return {{"kind", "pcie"}, {"name", l.name}, {"generation", l.generation}, {"lanes", l.lanes},
           {"theoretical_Bps", l.theoretical_Bps}, {"typical_Bps", l.typical_Bps}, {"source", l.source}};
@@ -80,6 +85,7 @@ ordered_json catalog_json(const hardware::Catalog& c) {
   out["cpus"] = array_of(c.cpus);
   out["instances"] = array_of(c.instances);
   out["nics"] = array_of(c.nics);
+  out["disks"] = array_of(c.disks);
   out["pcie"] = array_of(c.pcie_links);
   out["billing"] = array_of(c.billing_rules);
   return out;
@@ -114,6 +120,7 @@ std::optional<ordered_json> catalog_entry_json(const hardware::Catalog& c, const
   if (const auto* x = c.find_cpu(name)) return to_json(*x);
   if (const auto* x = c.find_instance(name)) return to_json(*x);
   if (const auto* x = c.find_nic(name)) return to_json(*x);
+  if (const auto* x = c.find_disk(name)) return to_json(*x);
   if (const auto* x = c.find_pcie_link(name)) return to_json(*x);
   if (const auto* x = c.find_billing_rule(name)) return to_json(*x);
   return std::nullopt;
@@ -128,7 +135,7 @@ std::optional<std::string> catalog_entry_text(const hardware::Catalog& c, const 
 
 std::vector<std::string> catalog_entry_names(const hardware::Catalog& c) {
   std::vector<std::string> names;
-  for (const auto& list : {c.gpu_names(), c.cpu_names(), c.instance_names(), c.nic_names(), c.pcie_link_names(),
+  for (const auto& list : {c.gpu_names(), c.cpu_names(), c.instance_names(), c.nic_names(), c.disk_names(), c.pcie_link_names(),
                            c.billing_rule_names()})
     names.insert(names.end(), list.begin(), list.end());
   return names;

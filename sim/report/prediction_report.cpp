@@ -146,7 +146,7 @@ std::string prediction_table(const ordered_json& run) {
     if (share.get<double>() > 0) shares += fmt::format("{}{} {:.1f}%", shares.empty() ? "" : ", ", source, 100 * share.get<double>());
   out += fmt::format("  predicted time: {} ({} kernels; profile {})\n", shares, p["kernels"].get<size_t>(),
                      p["profile"].get<std::string>());
-  if (p.contains("scaled_to")) out += fmt::format("  scaled: {}\n", p["scaled_to"].get<std::string>());
+  if (p.contains("scaled_to")) out += fmt::format("  rests on: {}\n", p["scaled_to"].get<std::string>());
   return out;
 }
 

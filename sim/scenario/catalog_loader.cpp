@@ -58,6 +58,16 @@ void read_pcie(TableReader& r, Catalog& c) {
   c.pcie_links.push_back(l);
 }
 
+void read_disk(TableReader& r, Catalog& c) {
+  hardware::Disk d;
+  d.name = r.string("name", true).value_or("");
+  d.read_bandwidth_Bps = r.quantity("read_bandwidth", UnitKind::bandwidth, true).value_or(0);
+  d.read_iops = r.number("read_iops", 1, 1e9, true).value_or(0);
+  d.latency_s = r.quantity("latency", UnitKind::time, true).value_or(0);
+  d.source = r.string("source", true).value_or("");
+  c.disks.push_back(d);
+}
+
 void read_nic(TableReader& r, Catalog& c) {
   hardware::Nic n;
   n.name = r.string("name", true).value_or("");
@@ -131,7 +141,7 @@ Catalog parse_catalog(const std::vector<hardware::CatalogFile>& files) {
     TableReader top(root, "", problems);
     const std::pair<const char*, void (*)(TableReader&, Catalog&)> sections[] = {
         {"gpu", read_gpu}, {"cpu", read_cpu}, {"pcie", read_pcie},
-        {"nic", read_nic}, {"billing", read_billing}, {"instance", read_instance}};
+        {"nic", read_nic}, {"disk", read_disk}, {"billing", read_billing}, {"instance", read_instance}};
     for (const auto& [key, read] : sections) {
       if (const auto* entries = top.array_of_tables(key)) {
         for (const auto& entry : *entries) {

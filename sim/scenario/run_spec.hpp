@@ -86,6 +86,8 @@ struct ServingSpec {
   int64_t seed = 1;                       // Poisson arrivals
   std::string engine = "framework";       // "framework" (a kernel per layer) or "tensorrt" (fused, perf/engine.hpp)
   std::string input = "tensors";          // "tensors" (decoded, in memory) or "files" (JPEGs decoded by the client)
+  std::string disk;                       // files: the catalog disk they are read from; empty: the page cache
+  double file_bytes = 115e3;              // files: one image's JPEG (ImageNet's training set: 147.9 GB / 1,281,167)
 };
 
 // A training job to be priced: its data, epochs, the other terms of study B's billed time,

@@ -373,6 +373,14 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
     r.problem("engine", s.engine, "a GPU: the CPU profiles time the framework's own operators",
               "remove serving.engine, or serve on a GPU");
   s.input = r.choice("input", {"tensors", "files"}).value_or(s.input);
+  if (auto disk = r.string("disk")) {
+    if (!catalog.find_disk(*disk)) r.problem("disk", *disk, "names no catalog disk", suggest(*disk, catalog.disk_names()));
+    s.disk = *disk;
+  }
+  s.file_bytes = r.quantity("file_size", UnitKind::bytes).value_or(s.file_bytes);
+  if (s.input != "files")
+    for (const char* key : {"disk", "file_size"})
+      if (r.has(key)) r.problem(key, "", "describes the files a client reads", "set serving.input = \"files\"");
   r.finish();
   return s;
 }

@@ -30,6 +30,7 @@ TEST(Catalog, EveryEntryCitesASource) {
   for (const auto& c : catalog().cpus) EXPECT_GT(c.source.size(), 20u) << c.name;
   for (const auto& i : catalog().instances) EXPECT_GT(i.source.size(), 20u) << i.name;
   for (const auto& n : catalog().nics) EXPECT_GT(n.source.size(), 20u) << n.name;
+  for (const auto& d : catalog().disks) EXPECT_GT(d.source.size(), 20u) << d.name;
   for (const auto& l : catalog().pcie_links) EXPECT_GT(l.source.size(), 20u) << l.name;
   for (const auto& b : catalog().billing_rules) EXPECT_GT(b.source.size(), 20u) << b.name;
 }
@@ -78,6 +79,15 @@ TEST(Catalog, BillingRulesMatchTheProviders) {
   EXPECT_DOUBLE_EQ(aws->minimum_s, 60);
   EXPECT_DOUBLE_EQ(catalog().find_billing_rule("gcp-per-minute-10min")->minimum_s, 600);
   EXPECT_DOUBLE_EQ(catalog().find_billing_rule("azure-per-minute")->granularity_s, 60);
+}
+
+TEST(Catalog, DisksStateTheirReads) {
+  const Disk* gp2 = catalog().find_disk("ebs-gp2-1tib");
+  ASSERT_NE(gp2, nullptr);
+  EXPECT_DOUBLE_EQ(gp2->read_bandwidth_Bps, 250.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(gp2->read_iops, 3000);
+  EXPECT_DOUBLE_EQ(gp2->latency_s, 1e-3);
+  EXPECT_EQ(catalog().find_disk("floppy"), nullptr);
 }
 
 TEST(Catalog, ThrowingLookupNamesTheClosest) {
