@@ -81,6 +81,7 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
     if (r.offered_requests_per_s > 0) out["offered_images_per_s"] = samples * r.offered_requests_per_s;
     out["latency_ms"] = {{"p50", 1e3 * percentile(r.latencies_s, 0.5)},
                          {"p90", 1e3 * percentile(r.latencies_s, 0.9)},
+                         {"p95", 1e3 * percentile(r.latencies_s, 0.95)},
                          {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
     out["throughput_requests_per_s"] = rate;
@@ -127,8 +128,8 @@ std::string prediction_table(const ordered_json& run) {
   }
   if (run.contains("latency_ms")) {
     const auto& l = run["latency_ms"];
-    out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
-                       l["p90"].get<double>(), l["p99"].get<double>());
+    out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p95 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
+                       l["p90"].get<double>(), l["p95"].get<double>(), l["p99"].get<double>());
     if (run.contains("breakdown_ms")) {
       const auto& b = run["breakdown_ms"];
       out += fmt::format("  per request: send {:.4g} ms, server queue {:.4g} ms, compute {:.4g} ms, receive {:.4g} ms\n",
