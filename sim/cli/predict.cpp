@@ -225,6 +225,19 @@ std::string protocol_profile(const std::string& protocol, const std::string& sta
          "-devbox-emerald-rapids-2vcpu.toml";
 }
 
+// The protocol calibration a serving scenario names, else the development VM's for its stack
+// and protocol; it must have timed that protocol.
+std::string serving_protocol_profile(const scenario::RunSpec& spec) {
+  const scenario::ServingSpec& s = *spec.serving;
+  if (s.protocol_profile.empty()) return protocol_profile(s.protocol, s.stack);
+  const perf::Profile profile = scenario::load_profile(s.protocol_profile);
+  if (profile.framework.name.find(s.protocol) == std::string::npos)
+    throw InputError(Problem{{spec.source, 0, 0}, "serving.protocol_profile", s.protocol_profile,
+                             fmt::format("a calibration of {} (this one timed {})", s.protocol, profile.framework.name),
+                             "pick the file of the scenario's serving.protocol"});
+  return s.protocol_profile;
+}
+
 // A protocol's cost per request and per byte (its profile's push fit), carried to the
 // instance's CPU by clock; says what it assumed in `notes`.
 struct RpcCosts {
@@ -326,7 +339,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
                                            const hardware::Catalog& catalog, const perf::StepTotals& forward,
                                            std::string& notes) {
   const auto& s = *spec.serving;
-  const RpcCosts rpc = rpc_costs(spec, catalog, protocol_profile(s.protocol, s.stack), notes);
+  const RpcCosts rpc = rpc_costs(spec, catalog, serving_protocol_profile(spec), notes);
   infer::ServedSpec served;
   const bool on_cpu = spec.system.device == "cpu";
   served.cluster = on_cpu ? cpu_cluster_spec(spec, catalog, rpc.bytes_per_s) : cluster_spec(spec, catalog);

@@ -71,6 +71,7 @@ struct ServingSpec {
   std::string deployment = "in-process";  // "in-process", "local", "remote"
   std::string protocol;                   // "http", "grpc"; empty in-process
   std::string stack = "native";           // whose implementation: "native" (C++, as Triton) or "python"
+  std::string protocol_profile;          // a protocol calibration instead of the development VM's for stack and protocol
   std::string mode = "sync";              // "sync", "async"
   int concurrency = 1;
   std::string client_instance;            // for "remote" (or system.network_bandwidth)

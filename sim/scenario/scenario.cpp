@@ -327,6 +327,16 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   s.stack = r.choice("stack", {"native", "python"}).value_or(s.stack);
   if (in_process && r.has("stack"))
     r.problem("stack", s.stack, "a protocol stack: deployment \"local\" or \"remote\"");
+  if (auto profile = r.string("protocol_profile")) {
+    const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
+    if (in_process)
+      r.problem("protocol_profile", *profile, "a protocol stack's calibration: deployment \"local\" or \"remote\"");
+    else if (!fs::is_regular_file(path))
+      r.problem("protocol_profile", *profile,
+                fmt::format("names a protocol calibration that does not exist ({})", path.string()),
+                "paths are relative to the scenario's folder; calibration/profiles/protocols/ holds them");
+    s.protocol_profile = path.lexically_normal().string();
+  }
   s.max_batch = r.integer("max_batch", 1, int64_t{1} << 20).value_or(0);
   s.max_queue_delay_s = r.quantity("max_queue_delay", UnitKind::time).value_or(0);
   if ((s.max_batch > 0 || s.max_queue_delay_s > 0) && in_process)
