@@ -38,7 +38,7 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                                       profile.machine, profile.cpu, target));
   const auto& from = *source;
   const auto& to = *catalog.find_cpu(target);
-  if (!isa.empty() && !hardware::simd_supports(to.simd, isa))
+  if (!isa.empty() && spec.system.cpu.empty() && !hardware::simd_supports(to.simd, isa))  // else checked with the scenario
     throw InputError(Problem{{spec.source, 0, 0}, "system.isa", isa,
                              fmt::format("at most {}, the widest instructions of {}", to.simd, to.name),
                              "a binary built for wider instructions does not run there"});
@@ -265,8 +265,6 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
   return c;
 }
 
-// Parameter servers: gRPC between every worker and server process; a server's update at
-// the CPU's memory bandwidth.
 // TensorFlow's parameter servers speak gRPC (C++).  On one node with
 // local_parameter_device=cpu the variables stay in the workers' own process instead:
 // gradients and weights cross PCIe into host memory, which every copy and the update
@@ -284,6 +282,8 @@ RpcCosts ps_transport_costs(const scenario::RunSpec& spec, const hardware::Catal
   return in_process;
 }
 
+// Parameter servers: gRPC between every worker and server process (or none in process); a
+// server's update at the CPU's memory bandwidth.
 train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware::Catalog& catalog, bool synchronous,
                                    std::string& notes) {
   const RpcCosts rpc = ps_transport_costs(spec, catalog, notes);
