@@ -1,7 +1,10 @@
 #include "loops.hpp"
 
+#include <sys/mman.h>
+
 #include <cmath>
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -78,14 +81,48 @@ class Dropout : public Kernel {
   std::vector<uint8_t> mask_;
 };
 
+// Writes `elements` floats into a fresh anonymous mapping (faulted, zeroed by the kernel,
+// written, unmapped: what glibc does for a large allocation) or into resident memory.
+class Touch : public Kernel {
+ public:
+  Touch(int64_t elements, bool fresh) : fresh_(fresh), warm_(fresh ? 0 : elements), elements_(elements) {}
+
+  void run() override {
+    const auto bytes = static_cast<size_t>(elements_) * sizeof(float);
+    float* p = warm_.data();
+    if (fresh_) {
+      void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) throw std::bad_alloc();
+      p = static_cast<float*>(m);
+    }
+    const int64_t n = elements_;
+#pragma omp parallel for simd
+    for (int64_t i = 0; i < n; ++i) p[i] = 1.0f;
+    if (fresh_) munmap(p, bytes);
+  }
+
+ private:
+  bool fresh_;
+  std::vector<float> warm_;
+  int64_t elements_;
+};
+
 }  // namespace
 
 bool is_loop_kernel(const Signature& sig) {
-  return sig.op == "sgd" || sig.op == "sgd_momentum" || sig.op == "adam" || sig.op == "dropout";
+  return sig.op == "sgd" || sig.op == "sgd_momentum" || sig.op == "adam" || sig.op == "dropout" ||
+         sig.op == "first_touch";
 }
 
 std::vector<PhaseKernel> make_loop_kernels(const Signature& sig, bool training) {
   std::vector<PhaseKernel> out;
+  if (sig.op == "first_touch") {
+    if (!training) return out;
+    const int64_t elements = sig.get("n") * sig.get("e");
+    out.push_back({"fresh", std::make_unique<Touch>(elements, true)});
+    out.push_back({"warm", std::make_unique<Touch>(elements, false)});
+    return out;
+  }
   if (sig.op == "dropout") {
     // Inference skips dropout altogether: no kernel.
     if (!training) return out;

@@ -19,6 +19,8 @@ without a rule per case.  Each phase is what autograd runs:
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
                zero_grad(set_to_none=True), as validation/measure/pytorch_cpu.py trains
+  fresh, warm  "first_touch" only: pages written into a fresh mapping and into resident
+               memory, the price of a page the step's heap gives back and faults again
 Signatures are dlsim's (sim/graph/kernel_signature.cpp).  A signature that fails is
 reported as an errored row; the others still run.
 """
@@ -183,8 +185,23 @@ def optimizer_update(sig):
     return step
 
 
+def first_touch(sig):
+    """Writing n pages of e fp32 elements into a fresh mapping ("fresh": the pages faulted,
+    zeroed by the kernel, written, unmapped) and into memory already resident ("warm").
+    Their difference is what a page costs when a training step's heap is trimmed and
+    regrown (sim/perf/step_allocations.hpp).  Both sizes exceed glibc's 32 MiB mmap
+    threshold, so every fresh call maps anew."""
+    elements = get(sig, "n") * get(sig, "e")
+    if elements * 4 <= 32 << 20:
+        raise ValueError(f"signature '{sig['text']}': first_touch needs more than 32 MiB")
+    warm = torch.empty(elements)
+    return {"fresh": lambda: torch.empty(elements).fill_(1.0), "warm": lambda: warm.fill_(1.0)}
+
+
 def phases_of(sig, training):
     """{phase: callable} for one signature."""
+    if sig["op"] == "first_touch":
+        return first_touch(sig) if training else {}
     if sig["op"] in OPTIMIZERS:
         return {"update": optimizer_update(sig)} if training else {}
     if not training:

@@ -62,6 +62,10 @@ struct FrameworkRules {
   int pointwise_conv_blas_below_batch = 16;
   int pointwise_conv_blas_max_threads = 1;
   int training_reorders_per_conv = 2;
+  // "glibc": a training step's heap is trimmed and regrown under glibc's malloc, and the
+  // pages it faults again are priced with the profile's first_touch timings
+  // (step_allocations.hpp); "none": the framework's allocator keeps its memory.
+  std::string host_allocator = "none";
 };
 
 struct Profile {

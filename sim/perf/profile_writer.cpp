@@ -49,6 +49,7 @@ std::string profile_toml(const Profile& p) {
         "pointwise_conv_blas_max_threads = {}\ntraining_reorders_per_conv = {}\n",
         quoted(f.conv_layout), f.linear_uses_blas, f.pointwise_conv_blas_below_batch,
         f.pointwise_conv_blas_max_threads, f.training_reorders_per_conv);
+  if (f.host_allocator != "none") out += fmt::format("host_allocator = {}\n", quoted(f.host_allocator));
   out += "\n[kernels]\nmeasured = [\n";
   for (const auto& [k, t] : p.measured)
     out += fmt::format("  {{ signature = {}, phase = {}, threads = {}, median_us = {}, p10_us = {}, p90_us = {}, "

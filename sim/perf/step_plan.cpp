@@ -6,6 +6,7 @@
 
 #include "graph/cost.hpp"
 #include "graph/kernel_signature.hpp"
+#include "perf/step_allocations.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -114,6 +115,26 @@ struct Builder {
     call(Stage::backward, node, sig, "bwd_weights");
   }
 
+  // The pages glibc's heap gives back and faults again in each stage, at the price of a
+  // page written fresh rather than warm.
+  void heap_refaults(const std::string& optimizer) {
+    const std::string reference = first_touch_signature(kFirstTouchPages);
+    const Answer fresh = times.time(reference, "fresh", threads);
+    const Answer warm = times.time(reference, "warm", threads);
+    const double per_page = std::max(fresh.seconds - warm.seconds, 0.0) / double(kFirstTouchPages);
+    const auto faults = training_page_faults(graph, batch, optimizer, type);
+    const std::pair<Stage, int64_t> stages[] = {
+        {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
+    for (const auto& [stage, pages] : stages) {
+      if (pages == 0) continue;
+      Answer a = fresh;
+      a.seconds = per_page * double(pages);
+      a.basis = fmt::format("{} pages refaulted (glibc heap model) at {} minus {} per page", pages,
+                            to_string(fresh.source), to_string(warm.source));
+      plan.calls.push_back({stage, "heap", first_touch_signature(pages), "refault", a});
+    }
+  }
+
   void gradient_sums() {
     for (const auto& [node, extra] : extra_consumers(graph))
       for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, graph::to_string(type)), "fwd");
@@ -156,6 +177,7 @@ std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batc
   for (const auto& node : graph.nodes()) add(graph::kernel_signature(graph, node, batch, type));
   for (const auto& [node, extra] : extra_consumers(graph)) add(gradient_sum(*node, batch, graph::to_string(type)));
   for (const char* optimizer : {"sgd", "sgd_momentum", "adam"}) add(optimizer_signature(optimizer, graph, type));
+  add(first_touch_signature(kFirstTouchPages));
   return out;
 }
 
@@ -167,6 +189,7 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
   b.gradient_sums();
   const std::string update = optimizer_signature(optimizer, graph, graph::DataType::fp32);
   b.plan.calls.push_back({Stage::update, "optimizer", update, "update", times.time(update, "update", threads)});
+  if (rules.host_allocator == "glibc") b.heap_refaults(optimizer);
   return std::move(b.plan);
 }
 

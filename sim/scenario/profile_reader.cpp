@@ -45,6 +45,7 @@ void read_framework(TableReader& r, perf::FrameworkRules& f) {
       static_cast<int>(r.integer("pointwise_conv_blas_max_threads", 0, 1 << 16).value_or(f.pointwise_conv_blas_max_threads));
   f.training_reorders_per_conv =
       static_cast<int>(r.integer("training_reorders_per_conv", 0, 16).value_or(f.training_reorders_per_conv));
+  f.host_allocator = r.choice("host_allocator", {"none", "glibc"}).value_or(f.host_allocator);
   r.finish();
 }
 

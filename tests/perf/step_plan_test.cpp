@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/zoo.hpp"
+#include "perf/step_allocations.hpp"
 #include "perf/step_plan.hpp"
 
 namespace dlsim::perf {
@@ -106,6 +107,27 @@ TEST(StepPlan, TotalsAddUpAndTheBandWidensWithError) {
   EXPECT_DOUBLE_EQ(t.seconds_by_source.at(Source::fitted), 3.0);
   EXPECT_NEAR(t.p90_seconds, 4.0 + 1.2816 * 0.3, 1e-12);
   EXPECT_NEAR(t.p10_seconds, 4.0 - 1.2816 * 0.3, 1e-12);
+}
+
+}  // namespace
+}  // namespace dlsim::perf
+
+namespace dlsim::perf {
+namespace {
+
+TEST(StepPlan, AGlibcHostPricesTheHeapsRefaultedPagesPerStage) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  const auto g = graph::zoo_model("keras_mnist");
+  FrameworkRules rules;
+  EXPECT_EQ(count(training_plan(g, 32, "adam", 1, times, rules), "refault"), 0u);
+  rules.host_allocator = "glibc";
+  const StepPlan plan = training_plan(g, 32, "adam", 1, times, rules);
+  ASSERT_EQ(count(plan, "refault"), 2u);  // forward and backward; Adam's temporaries stay warm
+  const auto faults = training_page_faults(g, 32, "adam");
+  EXPECT_EQ(plan.calls[plan.calls.size() - 2].signature, first_touch_signature(faults.forward));
+  EXPECT_EQ(plan.calls.back().signature, first_touch_signature(faults.backward));
+  EXPECT_EQ(count(inference_plan(g, 32, 1, times, rules), "refault"), 0u);
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+#pragma once
+// The host allocations of one PyTorch training step on a CPU, in the order autograd makes
+// them, and the pages they fault under glibc's malloc (glibc_heap.hpp).  The step's
+// kernels are timed with the allocator in its steady state (kernels/pytorch/
+// torch_op_bench.py); what those timings leave out is the heap that the step itself
+// shrinks and regrows, which depends on the whole sequence:
+//   forward   each layer's output; a convolution's oneDNN buffers around it (blocked
+//             source, weights and destination, freed once the plain output is written);
+//             max pooling's int64 indices and dropout's float mask; a tensor is freed
+//             after its last consumer unless backward keeps it (convolution, linear and
+//             batch norm keep their input, ReLU its output, max pooling its input);
+//             ReLU-like activations and residual additions write in place, flattening
+//             is a view
+//   backward  in reverse: each layer's input gradient (and the oneDNN buffers of a
+//             convolution's), its weight gradients (kept until zero_grad), then the
+//             gradient it consumed and the tensors it kept are freed; a tensor with
+//             several consumers sums their gradients into a new one
+//   update    the optimizer's state on the first step (a momentum buffer, Adam's two
+//             moments); Adam's two temporaries per parameter tensor on every step; then
+//             zero_grad(set_to_none=True) frees every weight gradient
+// The model's weights and the input batch are allocated before the first step.  The
+// heap is replayed for a few steps and the last one is reported: the steady state.
+#include <cstdint>
+#include <string>
+
+#include "graph/cost.hpp"
+#include "graph/graph.hpp"
+
+namespace dlsim::perf {
+
+// The page price is timed as "first_touch fp32 n<pages> e1024" (4 KiB pages of fp32),
+// phases "fresh" and "warm" (kernels/pytorch/torch_op_bench.py, kernels/cpu/loops.hpp);
+// calibrations time this many pages, 128 MiB, above any mmap threshold.
+inline constexpr const char* kFirstTouchOp = "first_touch";
+inline constexpr int64_t kFirstTouchPages = 32768;
+std::string first_touch_signature(int64_t pages);
+
+struct StepPageFaults {
+  int64_t forward = 0;
+  int64_t backward = 0;
+  int64_t update = 0;
+  int64_t total() const { return forward + backward + update; }
+};
+
+// optimizer: "sgd", "sgd_momentum" or "adam".
+StepPageFaults training_page_faults(const graph::Graph& graph, int64_t batch, const std::string& optimizer,
+                                    graph::DataType type = graph::DataType::fp32);
+
+}  // namespace dlsim::perf
