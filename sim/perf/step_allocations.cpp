@@ -1,6 +1,5 @@
 #include "perf/step_allocations.hpp"
 
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -98,7 +97,6 @@ struct Step {
   std::vector<int> consumers;
   std::vector<bool> needs_grad;
   Tensors tensors;
-  std::vector<int> param_tensors;    // weights, then optimizer state
   std::vector<int64_t> param_bytes;  // one entry per parameter tensor, model order
   bool state_made = false;
 
@@ -114,7 +112,7 @@ struct Step {
     for (const auto& node : g.nodes())
       for (int64_t bytes : weight_tensor_bytes(node)) {
         param_bytes.push_back(bytes);
-        param_tensors.push_back(tensors.make(bytes, 1));
+        tensors.make(bytes, 1);  // the weights, held for good
       }
   }
 
@@ -242,7 +240,7 @@ struct Step {
     if (!state_made) {
       const int slots = optimizer == "adam" ? 2 : optimizer == "sgd_momentum" ? 1 : 0;
       for (int s = 0; s < slots; ++s)
-        for (int64_t bytes : param_bytes) param_tensors.push_back(tensors.make(bytes, 1));
+        for (int64_t bytes : param_bytes) tensors.make(bytes, 1);  // held for good
       state_made = true;
     }
     if (optimizer == "adam")
