@@ -20,7 +20,7 @@ struct InProcessSpec {
   int requests_per_client = 8;
   bool on_gpu = false;  // forward passes on a GPU of their own, not the host's cores
   double load_s = 0;    // a client's time to load and decode one request's images, on one core
-  FileReads files;      // read from the host's disk first, when not in the page cache
+  FileReads files{};    // read from the host's disk first, when not in the page cache
 };
 
 struct InferenceResult {

@@ -147,8 +147,10 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     profile.framework.name = fmt::format("{}-{}-cpu-ops", identity("framework"), identity("torch_version"));
   }
   // A CPU timed with the page price: its framework's steps run on glibc's malloc.
-  for (const auto& [key, t] : times)
-    if (profile.device == "cpu" && key.signature.rfind(kFirstTouchOp, 0) == 0) profile.framework.host_allocator = "glibc";
+  if (profile.device == "cpu" && std::any_of(times.begin(), times.end(), [](const auto& entry) {
+        return entry.first.signature.rfind(kFirstTouchOp, 0) == 0;
+      }))
+    profile.framework.host_allocator = "glibc";
   if (profile.device == "gpu" && profile.gpu.empty())
     throw InputError(Problem{{raw.front().path, 0, 0}, "--catalog-gpu", "", "the catalog GPU these kernels ran on",
                              "e.g. --catalog-gpu v100-sxm2 (dlsim hw list)"});

@@ -67,10 +67,13 @@ bool aliases_input(const Node& node) {
   return in_place_activation(node) || node.kind == OpKind::add || node.kind == OpKind::flatten;
 }
 
+bool max_pool(const Node& node) {
+  return node.kind == OpKind::pool && std::get<graph::PoolAttrs>(node.attrs).kind == graph::PoolKind::max;
+}
+
 bool keeps_inputs(const Node& node) {
   return node.kind == OpKind::conv || node.kind == OpKind::linear || node.kind == OpKind::batch_norm ||
-         node.kind == OpKind::lrn || (node.kind == OpKind::pool && std::get<graph::PoolAttrs>(node.attrs).kind ==
-                                                                        graph::PoolKind::max) ||
+         node.kind == OpKind::lrn || max_pool(node) ||
          (node.kind == OpKind::activation && !in_place_activation(node) &&
           std::get<graph::ActivationAttrs>(node.attrs).kind == graph::ActivationKind::gelu);
 }
@@ -129,10 +132,12 @@ struct Step {
     return out;
   }
 
+  // One step's tensors, per node.
   struct Live {
-    std::vector<int> output;                   // per node: its output tensor, or -1
-    std::vector<std::vector<int>> extras;      // per node: indices, masks kept for backward
-    std::vector<std::optional<int>> gradient;  // per node: the gradient of its output
+    explicit Live(size_t nodes) : output(nodes, -1), extras(nodes), gradient(nodes) {}
+    std::vector<int> output;                   // its output tensor, or -1
+    std::vector<std::vector<int>> extras;      // indices, masks kept for backward
+    std::vector<std::optional<int>> gradient;  // the gradient of its output
   };
 
   void forward(Live& live, int input_tensor) {
@@ -157,7 +162,7 @@ struct Step {
         } else {
           if (node.kind == OpKind::dropout) live.extras[id].push_back(tensors.make(output_bytes(node.id), 1));
           live.output[id] = tensors.make(output_bytes(node.id), holders);
-          if (node.kind == OpKind::pool && std::get<graph::PoolAttrs>(node.attrs).kind == graph::PoolKind::max)
+          if (max_pool(node))  // int64 indices
             live.extras[id].push_back(tensors.make(output_bytes(node.id) * 8 / word, 1));
         }
       }
@@ -266,12 +271,11 @@ StepPageFaults training_page_faults(const Graph& graph, int64_t batch, const std
   if (optimizer != "sgd" && optimizer != "sgd_momentum" && optimizer != "adam")
     throw std::invalid_argument("training_page_faults: unknown optimizer '" + optimizer + "'");
   Step step(graph, batch, type, optimizer);
-  const int input = step.tensors.make(step.output_bytes(0), 1);
+  const int input = step.tensors.make(batch * graph::elements(graph.input_shape()) * step.word, 1);
   constexpr int kSteps = 4;  // the heap's thresholds settle within two
   StepPageFaults faults;
   for (int s = 0; s < kSteps; ++s) {
-    Step::Live live{std::vector<int>(graph.nodes().size(), -1), std::vector<std::vector<int>>(graph.nodes().size()),
-                    std::vector<std::optional<int>>(graph.nodes().size())};
+    Step::Live live(graph.nodes().size());
     std::vector<int> weight_gradients;
     const int64_t start = step.tensors.faulted_pages();
     step.forward(live, input);

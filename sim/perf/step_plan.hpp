@@ -2,7 +2,9 @@
 // Workload expansion: a network and a batch become the kernels one device runs per step,
 // in order, as the profile's framework runs them, each priced by KernelTimes.
 //   training:  forward in graph order; backward in reverse (data then weight gradients,
-//              gradient sums where a tensor feeds several layers); the optimizer update
+//              gradient sums where a tensor feeds several layers); the optimizer update;
+//              on a glibc host, the pages each stage's heap faults again ("heap", phase
+//              "refault", step_allocations.hpp)
 //   inference: forward only, training-only heads and dropout skipped
 #include <map>
 #include <string>
