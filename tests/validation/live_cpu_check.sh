@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole CPU chain on whatever machine runs the tests: calibrate keras_mnist's kernels
 # here with the default `dlsim calibrate --cpu`, measure the same network with PyTorch
-# here, predict, and require agreement within a bound.  The issue asks for 25%; on the
-# development VM this check measured +14% to +25% for training (the step's heap
-# re-faulting that operator timings do not carry, README "How accurate", plus machine
-# noise) and +10% to +19% for inference, so 35% is today's honest bound, not the goal.
+# here, predict, and require agreement within the issue's 25%.
+# The network is measured in three separate processes (before and after calibrating) and
+# each row keeps the median process: from one process to the next the same run differs by
+# up to 15% on the development VM (inference too, so not only the step's heap, whose page
+# faults vary 4,300 to 8,400 per step with the process's heap layout).  On an idle VM this
+# check measured +7% to +18% for training and +0% to +17% for inference (README "How
+# accurate").
 # Usage: live_cpu_check.sh DLSIM SOURCE_DIR
 set -euo pipefail
 dlsim=$1
@@ -16,10 +19,26 @@ if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   echo "Debian's python3-torch is missing (scripts/setup.sh installs it)" >&2
   exit 1
 fi
+measure() {
+  /usr/bin/python3 "$src/validation/measure/pytorch_cpu.py" --models keras_mnist --batches 32 --threads 1 \
+    --reps 3 --machine live --out "$work/measured-$1.csv"
+}
+measure 1
 "$dlsim" calibrate --cpu --models keras_mnist --batch 32 --threads 1 --repetitions 3 \
   --machine live -o "$work/live.toml"
-/usr/bin/python3 "$src/validation/measure/pytorch_cpu.py" --models keras_mnist --batches 32 --threads 1 \
-  --reps 3 --machine live --out "$work/measured.csv"
+measure 2
+measure 3
+/usr/bin/python3 - "$work" <<'MEDIAN'
+import csv, statistics, sys
+work = sys.argv[1]
+runs = [list(csv.DictReader(open(f"{work}/measured-{i}.csv"))) for i in (1, 2, 3)]
+with open(f"{work}/measured.csv", "w", newline="") as out:
+    w = csv.DictWriter(out, fieldnames=runs[0][0].keys())
+    w.writeheader()
+    for rows in zip(*runs):
+        rates = [float(r["images_per_s"]) for r in rows]
+        w.writerow(rows[rates.index(statistics.median_low(rates))])
+MEDIAN
 mkdir -p "$work/scenarios"
 for kind in train infer; do
   cp "$src/validation/cases/scenarios/cpu_$kind.toml" "$work/scenarios/"
@@ -34,7 +53,7 @@ group = "cpu-$kind/pytorch/live"
 measured = "images_per_s"
 band = ["images_per_s_p10", "images_per_s_p90"]
 predicted = "throughput_images_per_s"
-bound_mape_pct = 35
+bound_mape_pct = 25
 
 CASES
 done
