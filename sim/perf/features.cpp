@@ -25,7 +25,12 @@ Features conv(const kernels::Signature& s, const std::string& phase) {
   if (phase == "reorder_src") return {0, 2 * bytes * src};
   if (phase == "reorder_dst") return {0, 2 * bytes * dst};
   if (phase == "plain_reorder_weights") return {0, 2 * bytes * wei};
-  return {2.0 * dst * (c / g) * r * q, bytes * (src + dst + wei)};
+  Features f{2.0 * dst * (c / g) * r * q, bytes * (src + dst + wei)};
+  const auto& str = s.list("str", 2);
+  const auto& dil = s.list("dil", 2);
+  if (r == 3 && q == 3 && g == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1)
+    f.winograd_flops = f.flops;
+  return f;
 }
 
 Features linear(const kernels::Signature& s) {
@@ -113,13 +118,14 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
 
 std::vector<std::string> model_features(const std::string& op) {
-  if (op == "conv2d" || op == "linear") return {"one", "flops", "bytes"};
+  if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes"};
+  if (op == "linear") return {"one", "flops", "bytes"};
   if (is_optimizer(op)) return {"one", "bytes", "tensors"};
   return {"one", "bytes"};
 }
 
 namespace {
-const char* const kFeatureNames[] = {"one", "flops", "bytes", "tensors"};
+const char* const kFeatureNames[] = {"one", "flops", "direct_flops", "winograd_flops", "bytes", "tensors"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -135,6 +141,8 @@ std::string feature_names() {
 double feature_value(const Features& f, const std::string& name) {
   if (name == "one") return 1.0;
   if (name == "flops") return f.flops;
+  if (name == "direct_flops") return f.flops - f.winograd_flops;
+  if (name == "winograd_flops") return f.winograd_flops;
   if (name == "bytes") return f.bytes;
   if (name == "tensors") return f.tensors;
   throw std::invalid_argument("unknown model feature '" + name + "'");

@@ -15,19 +15,27 @@ struct Features {
   double flops = 0;
   double bytes = 0;
   double tensors = 0;  // optimizers: parameter tensors stepped one by one
+  // Convolutions: the part of `flops` in a 3x3, stride-1, undilated, ungrouped kernel,
+  // which GPU libraries run by Winograd's algorithm at a fraction of its nominal FLOPs
+  // (cuDNN's WINOGRAD algorithms, forward and both backward phases); 0 for the rest.
+  double winograd_flops = 0;
 };
 
 bool is_optimizer(const std::string& op);
 
-// The features a fitted model may use: "one", "flops", "bytes", "tensors".
+// The features a fitted model may use: "one", "flops", "bytes", "tensors", and for
+// convolutions "direct_flops" (flops - winograd_flops) and "winograd_flops".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
 // Throws std::invalid_argument for an operator or phase it does not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase);
 
-// The features a fitted model of this operator uses: compute-bound operators
-// {"one", "flops", "bytes"}, memory-bound ones {"one", "bytes"}.
+// The features a fitted model of this operator uses: convolutions {"one", "direct_flops",
+// "winograd_flops", "bytes"} (a per-FLOP cost of their own for the shapes Winograd can
+// run, which cost less per nominal FLOP than a 1x1 or 7x1 kernel), linear layers
+// {"one", "flops", "bytes"}, memory-bound operators {"one", "bytes"}.  Profiles fitted
+// before the split keep "flops" for convolutions and are read as they were written.
 std::vector<std::string> model_features(const std::string& op);
 
 // Elements an element-wise, pooling, normalisation or optimizer kernel writes (its
@@ -37,7 +45,7 @@ double elements_written(const kernels::Signature& signature);
 // A convolution signature's output height and width.
 std::pair<int64_t, int64_t> conv_output_hw(const kernels::Signature& signature);
 
-// Value of one named feature ("one", "flops", "bytes").
+// Value of one named feature.
 double feature_value(const Features& f, const std::string& name);
 
 }  // namespace dlsim::perf
