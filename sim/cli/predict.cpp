@@ -379,6 +379,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
+  served.forward_threads = on_cpu ? spec.system.threads : 1;
   served.max_queue_delay_s = s.max_queue_delay_s;
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;

@@ -60,6 +60,8 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   }
   engine->run();
   result.makespan_s = simgrid::s4u::Engine::get_clock();
+  result.server_cores = spec.cores;
+  result.server_cpu_s = result.requests * (spec.load_s + (spec.on_gpu ? 0.0 : result.forward_s * spec.threads));
   return result;
 }
 

@@ -132,6 +132,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
+    if (gpu == s.node) result_.server_cpu_s += forward_s * spec_.forward_threads;
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
     if (copies) Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
@@ -235,6 +236,18 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
         static_cast<double>(answered_s_.size() - 1) / (answered_s_.back() - answered_s_.front());
   }
   const double n = result_.requests;
+  // Each message's stack work at either end: its share of the per-request latency and its
+  // bytes at the stack's rate.
+  const double protocol_s = spec_.rpc_latency_s + (spec_.request_bytes + spec_.response_bytes) / spec_.rpc_bytes_per_s;
+  result_.server_cpu_s += n * protocol_s;
+  const double client_s = n * (protocol_s + spec_.load_s);
+  result_.server_cores = nodes * spec_.cluster.host_cores;
+  if (spec_.remote) {
+    result_.client_cpu_s = client_s;
+    result_.client_cores = nodes * spec_.cluster.host_cores;
+  } else {
+    result_.server_cpu_s += client_s;  // the clients share the servers' machines
+  }
   result_.send_s = send_ / n;
   result_.queue_s = queued_ / n;
   result_.compute_s = computed_ / n;

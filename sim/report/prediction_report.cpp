@@ -87,6 +87,11 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
     out["throughput_requests_per_s"] = rate;
     if (p.on_gpu)  // forward passes only; several instances on one GPU may overlap theirs
       out["gpu_utilization"] = (r.gpu_busy_s > 0 ? r.gpu_busy_s : r.forward_s * r.requests) / (r.gpus * r.makespan_s);
+    if (r.server_cores > 0) {
+      out["cpu_utilization"] = {{"server_machines", r.server_cpu_s / (r.server_cores * r.makespan_s)}};
+      if (r.client_cores > 0)
+        out["cpu_utilization"]["client_machines"] = r.client_cpu_s / (r.client_cores * r.makespan_s);
+    }
     if (r.peak_requests_in_servers > 0)
       out["server_queue_peak"] = {{"requests", r.peak_requests_in_servers}, {"bytes", r.peak_request_bytes_in_servers}};
     if (r.send_s + r.queue_s + r.compute_s + r.receive_s > 0)
@@ -139,7 +144,13 @@ std::string prediction_table(const ordered_json& run) {
     if (run.contains("server_queue_peak"))
       out += fmt::format("  at most {} requests ({}) held by the servers at once\n",
                          run["server_queue_peak"]["requests"].get<int>(),
-                         format_bytes(run["server_queue_peak"]["bytes"].get<double>()));
+                         format_bytes(run["server_queue_peak"]["bytes"].get<double>()));    if (run.contains("cpu_utilization")) {
+      const auto& c = run["cpu_utilization"];
+      out += fmt::format("  CPU busy: server machines {:.0f}%", 100 * c["server_machines"].get<double>());
+      if (c.contains("client_machines"))
+        out += fmt::format(", client machines {:.0f}%", 100 * c["client_machines"].get<double>());
+      out += "\n";
+    }
   }
   const auto& p = run["provenance"];
   std::string shares;

@@ -21,6 +21,16 @@ TEST(InProcess, OneClientWaitsOnlyForItsOwnForwardPass) {
   for (double l : r.latencies_s) EXPECT_NEAR(l, 10e-3, 1e-9);
 }
 
+TEST(InProcess, TheForwardPassesKeepTheirThreadsCoresBusy) {
+  // 2 threads of 4 cores for the whole 50 ms: half the host; on a GPU, nothing of it.
+  const auto r = simulate_in_process(forward_of(10e-3), {4, 2, 1, 5});
+  std::printf("2 of 4 cores computing: expected CPU busy 0.5, simulated %.6f\n",
+              r.server_cpu_s / (r.server_cores * r.makespan_s));
+  EXPECT_NEAR(r.server_cpu_s, 0.1, 1e-9);
+  EXPECT_EQ(r.server_cores, 4);
+  EXPECT_EQ(simulate_in_process(forward_of(10e-3), {4, 2, 1, 5, true}).server_cpu_s, 0);
+}
+
 TEST(InProcess, ConcurrentClientsQueueForTheOneWorker) {
   const auto r = simulate_in_process(forward_of(10e-3), {2, 2, 2, 4});
   // Two requests always waiting: each waits for the other's pass, then its own.

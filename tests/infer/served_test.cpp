@@ -209,5 +209,33 @@ TEST(Served, OnACpuTheForwardPassNeedsNoCopy) {
   EXPECT_NEAR(r.latencies_s.front(), 0.152, 1e-6);
 }
 
+TEST(Served, LocallyTheProtocolsAndTheForwardPassesAreTheHostsCpuTime) {
+  // Per request, each end's stack: 1 ms + (100 MB + 1 byte) at 1 GB/s = 101 ms.  Locally
+  // both ends and, on a CPU, the 50 ms pass on 2 threads share the node's 4 cores: 4
+  // requests x (2 x 101 + 2 x 50) ms = 1.208 core-seconds over 4 x 0.152 s.
+  ServedSpec s = spec(false);
+  s.cluster.gpus_per_node = 0;
+  s.cluster.host_cores = 4;
+  s.gpus_per_server = 0;
+  s.forward_threads = 2;
+  const InferenceResult local = simulate_served(s);
+  std::printf("local on a CPU: expected 1.208 core-s, simulated %.6f\n", local.server_cpu_s);
+  EXPECT_NEAR(local.server_cpu_s, 1.208, 1e-6);
+  EXPECT_EQ(local.server_cores, 4);
+  EXPECT_EQ(local.client_cores, 0);
+}
+
+TEST(Served, ARemoteClientsProtocolAndDecodingAreItsMachinesCpuTime) {
+  // On a GPU: the server's end of the protocol only (4 x 101 ms); the client's end on its
+  // own machine, with 30 ms of decoding a request.
+  ServedSpec r = spec(true);
+  r.cluster.host_cores = 4;
+  r.load_s = 30e-3;
+  const InferenceResult remote = simulate_served(r);
+  EXPECT_NEAR(remote.server_cpu_s, 4 * 0.101, 1e-6);
+  EXPECT_NEAR(remote.client_cpu_s, 4 * (0.101 + 0.030), 1e-6);
+  EXPECT_EQ(remote.client_cores, 4);
+}
+
 }  // namespace
 }  // namespace dlsim::infer
