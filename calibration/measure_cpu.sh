@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Measures this machine's CPU kernels for some networks and keeps the raw Google Benchmark
 # JSON under calibration/raw/MACHINE/, one file per network and batch.
-#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA]
+#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA] [MODE]
 # VIA is pytorch (default: PyTorch's own operators, kernels/pytorch/torch_op_bench.py) or
-# onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  Run it on an
+# onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  MODE is training
+# (default: every phase, the inference forward included) or inference (the pytorch
+# operators' inference forward alone, into NETWORK_bBATCH_infer.json: what a profile
+# timed before that phase existed needs for its inference predictions).  Run it on an
 # otherwise idle machine; the JSON context records the CPU, its flags, the library
 # versions and the thread counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
@@ -12,6 +15,7 @@ machine=$1
 models=$2
 threads=${3:-1,2}
 via=${4:-pytorch}
+mode=${5:-training}
 out=calibration/raw/$machine
 mkdir -p "$out"
 for entry in $models; do
@@ -20,8 +24,11 @@ for entry in $models; do
   for batch in ${batches//,/ }; do
     sig=$(mktemp)
     build/sim/cli/dlsim model "$model" --batch "$batch" --format kernels > "$sig"
-    echo "measuring $model at batch $batch, threads $threads, via $via"
-    if [ "$via" = pytorch ]; then
+    echo "measuring $model at batch $batch, threads $threads, via $via, $mode"
+    if [ "$mode" = inference ]; then
+      /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
+        --inference --repetitions 5 --out "$out/${model}_b${batch}_infer.json" 2> /dev/null
+    elif [ "$via" = pytorch ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --repetitions 5 --out "$out/${model}_b${batch}.json" 2> /dev/null
     else

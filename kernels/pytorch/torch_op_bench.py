@@ -13,8 +13,10 @@ reorders around them, and every operator allocates its output, which for tensors
 glibc's mmap threshold (32 MiB) means page faults on every call.  Timing the operators
 themselves captures those paths on whatever machine and PyTorch build this runs on,
 without a rule per case.  Each phase is what autograd runs:
-  fwd          the operator on inputs that require grad (training) or under no_grad;
-               in place for the ReLU family and additions
+  fwd          the operator on inputs that require grad, as training calls it; in place
+               for the ReLU family and additions
+  infer        the operator under no_grad in eval mode, as inference calls it (both
+               modes; --inference times only this one)
   bwd_data     the gradient of its input (all gradients for batch norm and the rest)
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
@@ -206,23 +208,32 @@ def first_touch(sig):
     return {"fresh": fresh, "warm": lambda: warm.fill_(1.0)}
 
 
+def inference_forward(sig):
+    """{"infer": the operator as an inference loop calls it (eval mode, under no_grad)}, or {}
+    for operators inference skips.  Batch norm differs most from its training forward: it
+    applies the running statistics instead of computing the batch's (0.22 against 2.1 ms
+    for 8x32x112x112 on two Zen 5 threads)."""
+    if sig["op"] in ("dropout", "softmax_cross_entropy"):
+        return {}
+    fn = in_place_forward(sig, False) if sig["op"] in IN_PLACE else forward_of(sig, False)[0]
+
+    def infer():
+        with torch.no_grad():
+            fn()
+    return {"infer": infer}
+
+
 def phases_of(sig, training):
     """{phase: callable} for one signature."""
     if sig["op"] == "first_touch":
-        return first_touch(sig) if training else {}
+        return first_touch(sig)
     if sig["op"] in OPTIMIZERS:
         return {"update": optimizer_update(sig)} if training else {}
+    inference = inference_forward(sig)
     if not training:
-        if sig["op"] in ("dropout", "softmax_cross_entropy"):
-            return {}
-        fn = in_place_forward(sig, False) if sig["op"] in IN_PLACE else forward_of(sig, False)[0]
-
-        def infer():
-            with torch.no_grad():
-                fn()
-        return {"fwd": infer}
+        return inference
     fn, data, weights = forward_of(sig, True)
-    phases = {"fwd": in_place_forward(sig, True) if sig["op"] in IN_PLACE else fn}
+    phases = {"fwd": in_place_forward(sig, True) if sig["op"] in IN_PLACE else fn, **inference}
     out = fn()  # the gradients come from an out-of-place graph of their own
     grad_out = torch.randn_like(out)
     if sig["op"] in ("add", "concat"):

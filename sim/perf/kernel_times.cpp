@@ -68,7 +68,13 @@ KernelTimes::KernelTimes(const Profile& profile, LookupOptions options)
     if (n >= 0) by_batch_[{skeleton, key.phase, key.threads}][n] = t;
     timed_.insert({skeleton, key.threads});
     phases_.insert({skeleton, key.phase, key.threads});
+    op_phases_.insert({key.signature.substr(0, key.signature.find(' ')), key.phase});
   }
+  for (const auto& m : profile.fits) op_phases_.insert({m.op, m.phase});
+}
+
+bool KernelTimes::has_phase(const std::string& op, const std::string& phase) const {
+  return op_phases_.count({op, phase}) > 0;
 }
 
 bool KernelTimes::known_absent(const std::string& signature, const std::string& phase, int threads) const {

@@ -62,6 +62,9 @@ class KernelTimes {
   // Whether the profile timed this signature (at some batch) without this phase, so that
   // the phase is known not to run: a reorder oneDNN did not need.
   bool known_absent(const std::string& signature, const std::string& phase, int threads) const;
+  // Whether the profile times or fits this operator's phase at all (e.g. "infer", the
+  // inference forward, which profiles timed before it existed lack).
+  bool has_phase(const std::string& op, const std::string& phase) const;
 
  private:
   Answer at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const;
@@ -80,6 +83,7 @@ class KernelTimes {
   std::map<std::tuple<std::string, std::string, int>, std::map<int64_t, Timing>> by_batch_;
   std::set<std::pair<std::string, int>> timed_;                 // (signature without batch, threads)
   std::set<std::tuple<std::string, std::string, int>> phases_;  // (signature without batch, phase, threads)
+  std::set<std::pair<std::string, std::string>> op_phases_;     // (operator, phase)
 };
 
 }  // namespace dlsim::perf

@@ -95,7 +95,7 @@ struct Step {
   const Graph& graph;
   int64_t batch;
   int word;
-  std::string optimizer;
+  std::string optimizer;  // empty: inference, a no-grad forward in eval mode
   std::vector<graph::LayerCost> costs;
   std::vector<int> consumers;
   std::vector<bool> needs_grad;
@@ -107,7 +107,8 @@ struct Step {
       : graph(g), batch(n), word(graph::bytes_per_element(type)), optimizer(std::move(opt)),
         costs(graph::layer_costs(g, n, type)), consumers(g.nodes().size(), 0), needs_grad(g.nodes().size(), false) {
     for (const auto& node : g.nodes()) {
-      for (auto in : node.inputs) ++consumers[static_cast<size_t>(in)];
+      if (runs(node))
+        for (auto in : node.inputs) ++consumers[static_cast<size_t>(in)];
       bool grad = costs[static_cast<size_t>(node.id)].params > 0;
       for (auto in : node.inputs) grad = grad || needs_grad[static_cast<size_t>(in)];
       needs_grad[static_cast<size_t>(node.id)] = grad;
@@ -118,6 +119,12 @@ struct Step {
         tensors.make(bytes, 1);  // the weights, held for good
       }
   }
+
+  bool training() const { return !optimizer.empty(); }
+  bool runs(const Node& node) const { return training() || !node.train_only; }
+  // Eval-mode dropout hands its input on.
+  bool aliases(const Node& node) const { return aliases_input(node) || (!training() && node.kind == OpKind::dropout); }
+  bool keeps_inputs_for_backward(const Node& node) const { return training() && keeps_inputs(node); }
 
   int64_t output_bytes(graph::NodeId id) const {
     return batch * graph::elements(graph.node(id).output) * word;
@@ -142,15 +149,16 @@ struct Step {
 
   void forward(Live& live, int input_tensor) {
     for (const auto& node : graph.nodes()) {
+      if (!runs(node)) continue;
       const auto id = static_cast<size_t>(node.id);
-      const int holders = consumers[id] + (keeps_output(node) ? 1 : 0);
+      const int holders = consumers[id] + (training() && keeps_output(node) ? 1 : 0);
       if (node.kind == OpKind::input) {
         live.output[id] = input_tensor;
         tensors.hold(input_tensor, holders);
         continue;
       }
       const int first = live.output[static_cast<size_t>(node.inputs[0])];
-      if (aliases_input(node)) {
+      if (aliases(node)) {
         live.output[id] = first;
         if (holders == 0)  // the layer's own hold on its input passes on to its users
           tensors.drop(first);
@@ -162,12 +170,12 @@ struct Step {
         } else {
           if (node.kind == OpKind::dropout) live.extras[id].push_back(tensors.make(output_bytes(node.id), 1));
           live.output[id] = tensors.make(output_bytes(node.id), holders);
-          if (max_pool(node))  // int64 indices
-            live.extras[id].push_back(tensors.make(output_bytes(node.id) * 8 / word, 1));
+          if (max_pool(node))  // int64 indices, which inference lets go at once
+            live.extras[id].push_back(tensors.make(output_bytes(node.id) * 8 / word, training() ? 1 : 0));
         }
       }
-      for (size_t k = aliases_input(node) ? 1 : 0; k < node.inputs.size(); ++k)
-        if (!keeps_inputs(node)) tensors.drop(live.output[static_cast<size_t>(node.inputs[k])]);
+      for (size_t k = aliases(node) ? 1 : 0; k < node.inputs.size(); ++k)
+        if (!keeps_inputs_for_backward(node)) tensors.drop(live.output[static_cast<size_t>(node.inputs[k])]);
     }
   }
 
@@ -264,6 +272,20 @@ struct Step {
 
 std::string first_touch_signature(int64_t pages) {
   return std::string(kFirstTouchOp) + " fp32 n" + std::to_string(pages) + " e1024";
+}
+
+int64_t inference_page_faults(const Graph& graph, int64_t batch, graph::DataType type) {
+  Step pass(graph, batch, type, "");
+  const int input = pass.tensors.make(batch * graph::elements(graph.input_shape()) * pass.word, 1);
+  constexpr int kPasses = 4;  // the heap's thresholds settle within two
+  int64_t faults = 0;
+  for (int p = 0; p < kPasses; ++p) {
+    Step::Live live(graph.nodes().size());
+    const int64_t start = pass.tensors.faulted_pages();
+    pass.forward(live, input);  // outputs nothing consumes are let go as they are made
+    faults = pass.tensors.faulted_pages() - start;
+  }
+  return faults;
 }
 
 StepPageFaults training_page_faults(const Graph& graph, int64_t batch, const std::string& optimizer,

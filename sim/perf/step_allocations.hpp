@@ -1,6 +1,6 @@
 #pragma once
-// The host allocations of one PyTorch training step on a CPU, in the order autograd makes
-// them, and the pages they fault under glibc's malloc (glibc_heap.hpp).  The step's
+// The host allocations of one PyTorch training step (or inference pass) on a CPU, in the
+// order autograd makes them, and the pages they fault under glibc's malloc (glibc_heap.hpp).  The step's
 // kernels are timed with the allocator in its steady state (kernels/pytorch/
 // torch_op_bench.py); what those timings leave out is the heap that the step itself
 // shrinks and regrows, which depends on the whole sequence:
@@ -41,6 +41,13 @@ struct StepPageFaults {
   int64_t update = 0;
   int64_t total() const { return forward + backward + update; }
 };
+
+// The pages one inference forward pass (eval mode, no_grad) faults in its steady state:
+// each output is freed after its last consumer, nothing is kept for a backward pass,
+// dropout hands its input on, max pooling's indices are let go at once, auxiliary heads
+// do not run.  The process is taken to run inference alone, as a server does, so the heap
+// starts empty: a process that trained first carries a grown heap and higher thresholds.
+int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::DataType type = graph::DataType::fp32);
 
 // optimizer: "sgd", "sgd_momentum" or "adam".
 StepPageFaults training_page_faults(const graph::Graph& graph, int64_t batch, const std::string& optimizer,

@@ -90,7 +90,10 @@ struct Builder {
       return call(Stage::forward, node, sig, "plain_fwd");
     }
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_src");
-    call(Stage::forward, node, sig, "fwd");
+    // Inference runs an operator's eval, no-grad forward where the profile timed it (batch
+    // norm applies running statistics instead of computing the batch's).
+    const std::string op = sig.substr(0, sig.find(' '));
+    call(Stage::forward, node, sig, !training && times.has_phase(op, "infer") ? "infer" : "fwd");
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_dst");
   }
 
@@ -116,13 +119,14 @@ struct Builder {
   }
 
   // The pages glibc's heap gives back and faults again in each stage, at the price of a
-  // page written fresh rather than warm.
+  // page written fresh rather than warm; optimizer empty: an inference pass.
   void heap_refaults(const std::string& optimizer) {
     const std::string reference = first_touch_signature(kFirstTouchPages);
     const Answer fresh = times.time(reference, "fresh", threads);
     const Answer warm = times.time(reference, "warm", threads);
     const double per_page = std::max(fresh.seconds - warm.seconds, 0.0) / double(kFirstTouchPages);
-    const auto faults = training_page_faults(graph, batch, optimizer, type);
+    const auto faults = optimizer.empty() ? StepPageFaults{inference_page_faults(graph, batch, type), 0, 0}
+                                          : training_page_faults(graph, batch, optimizer, type);
     const std::pair<Stage, int64_t> stages[] = {
         {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
     for (const auto& [stage, pages] : stages) {
@@ -198,6 +202,7 @@ StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const Ke
   Builder b{graph, batch, threads, times, rules, type, {}};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
+  if (rules.host_allocator == "glibc") b.heap_refaults("");
   return std::move(b.plan);
 }
 

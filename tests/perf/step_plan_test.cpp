@@ -40,6 +40,35 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
   EXPECT_EQ(plan.calls.back().stage, Stage::update);
 }
 
+TEST(StepPlan, InferenceRunsTheEvalForwardWhereTheProfileTimedIt) {
+  // A profile that fits batch norm's inference forward and nothing else's: inference asks
+  // batch norm for "infer", every other operator for "fwd"; training never asks "infer".
+  Profile profile;
+  profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
+  const auto times = any_kernel(profile);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  const auto g = graph::zoo_model("resnet18");
+  const StepPlan infer = inference_plan(g, 8, 1, times, rules);
+  EXPECT_EQ(count(infer, "infer"), 20u);  // ResNet-18's batch norms
+  for (const auto& c : infer.calls) EXPECT_EQ(c.phase == "infer", c.signature.rfind("batch_norm", 0) == 0) << c.signature;
+  EXPECT_EQ(count(training_plan(g, 8, "sgd_momentum", 1, times, rules), "infer"), 0u);
+}
+
+TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
+  const Profile empty;
+  const auto times = any_kernel(empty);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  rules.host_allocator = "glibc";
+  const auto g = graph::zoo_model("resnet50");
+  const StepPlan plan = inference_plan(g, 4, 1, times, rules);
+  ASSERT_EQ(count(plan, "refault"), 1u);
+  const auto& heap = plan.calls.back();
+  EXPECT_EQ(heap.stage, Stage::forward);
+  EXPECT_EQ(heap.signature, first_touch_signature(inference_page_faults(g, 4)));
+}
+
 TEST(StepPlan, BlockedLayoutAddsReordersAroundConvolutions) {
   const Profile empty;
   const auto times = any_kernel(empty);
@@ -127,7 +156,6 @@ TEST(StepPlan, AGlibcHostPricesTheHeapsRefaultedPagesPerStage) {
   const auto faults = training_page_faults(g, 32, "adam");
   EXPECT_EQ(plan.calls[plan.calls.size() - 2].signature, first_touch_signature(faults.forward));
   EXPECT_EQ(plan.calls.back().signature, first_touch_signature(faults.backward));
-  EXPECT_EQ(count(inference_plan(g, 32, 1, times, rules), "refault"), 0u);
 }
 
 }  // namespace
