@@ -16,7 +16,10 @@ threads.  Clients: synchronous (CONCURRENCY clients, each with its own connectio
 request in flight) or, over gRPC, asynchronous (one client with CONCURRENCY requests in
 flight on one channel); HTTP/1.1 cannot multiplex, so an asynchronous HTTP client would be
 the synchronous ones again and is not measured.  Inputs are FP32 batches already in memory;
-answers are the logits.  Each configuration: warm-up requests, then REQUESTS timed ones;
+answers are the logits.  Every deployment's model runs in a process of its own, started
+for the configuration (in-process too: glibc's heap carries what a process ran before, and
+inference after other work in one process can run a third faster than in a fresh one,
+validation/data/README.md).  Each configuration: warm-up requests, then REQUESTS timed ones;
 throughput = images answered / time from the first send to the last answer; latency per
 request from send to answer (P50/P90/P99 over the timed requests).
 """
@@ -24,6 +27,7 @@ import argparse
 import concurrent.futures
 import csv
 import datetime
+import json
 import os
 import statistics
 import subprocess
@@ -160,12 +164,22 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
         server.wait(timeout=30)
 
 
-def measure_in_process(args, batch, body):
-    import threading as _t
-    handler = infer(load_model(args.model, args.server_threads), _t.Lock())
+def measure_in_process(args, batch):
+    """The in-process deployment in a fresh process of its own; (seconds, latencies)."""
+    command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
+               "--server-threads", str(args.server_threads), "--batch", str(batch), "--requests", str(args.requests)]
+    result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
+    return result["seconds"], result["latencies"]
+
+
+def in_process_main(args):
+    import torch
+    body = torch.randn(args.batch, 3, 224, 224).numpy().tobytes()
+    handler = infer(load_model(args.model, args.server_threads), threading.Lock())
     handler(body)
     handler(body)
-    return timed_requests(lambda: handler(body), args.requests, 1)
+    seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1)
+    print(json.dumps({"seconds": seconds, "latencies": latencies}))
 
 
 def percentile(values, q):
@@ -183,6 +197,14 @@ def main():
         ap.add_argument("--host", required=True)
         ap.add_argument("--port", type=int, required=True)
         return serve_main(ap.parse_args())
+    if len(sys.argv) > 1 and sys.argv[1] == "in-process":
+        ap = argparse.ArgumentParser()
+        ap.add_argument("in-process")
+        ap.add_argument("--model", required=True)
+        ap.add_argument("--server-threads", type=int, required=True)
+        ap.add_argument("--batch", type=int, required=True)
+        ap.add_argument("--requests", type=int, required=True)
+        return in_process_main(ap.parse_args())
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--machine", default="devbox-emerald-rapids-2vcpu")
@@ -211,7 +233,7 @@ def main():
             configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
                         for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
             for deployment, protocol, mode, concurrency in configs:
-                elapsed, latencies = (measure_in_process(args, batch, body) if deployment == "in-process" else
+                elapsed, latencies = (measure_in_process(args, batch) if deployment == "in-process" else
                                       measure_served(args, deployment, protocol, mode, batch, concurrency, body))
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
