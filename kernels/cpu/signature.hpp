@@ -32,6 +32,9 @@ struct Signature {
 // Throws std::invalid_argument naming the bad word.
 Signature parse_signature(const std::string& text);
 
+// The operator a signature names (its first word), without parsing the rest.
+inline std::string operator_of(const std::string& text) { return text.substr(0, text.find(' ')); }
+
 // A signature file of the kernel benchmarks: one signature per line, blank lines and lines
 // starting with # skipped, each signature once.  Throws std::runtime_error when unreadable.
 std::vector<std::string> read_signatures(const std::string& path);

@@ -68,7 +68,7 @@ KernelTimes::KernelTimes(const Profile& profile, LookupOptions options)
     if (n >= 0) by_batch_[{skeleton, key.phase, key.threads}][n] = t;
     timed_.insert({skeleton, key.threads});
     phases_.insert({skeleton, key.phase, key.threads});
-    op_phases_.insert({key.signature.substr(0, key.signature.find(' ')), key.phase});
+    op_phases_.insert({kernels::operator_of(key.signature), key.phase});
   }
   for (const auto& m : profile.fits) op_phases_.insert({m.op, m.phase});
 }

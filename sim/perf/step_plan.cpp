@@ -92,8 +92,8 @@ struct Builder {
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_src");
     // Inference runs an operator's eval, no-grad forward where the profile timed it (batch
     // norm applies running statistics instead of computing the batch's).
-    const std::string op = sig.substr(0, sig.find(' '));
-    call(Stage::forward, node, sig, !training && times.has_phase(op, "infer") ? "infer" : "fwd");
+    const bool eval_forward = !training && times.has_phase(kernels::operator_of(sig), "infer");
+    call(Stage::forward, node, sig, eval_forward ? "infer" : "fwd");
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_dst");
   }
 
