@@ -82,6 +82,7 @@ TEST(NetworkModel, ConfigurationIsExplicit) {
   const auto items = simgrid_config({});
   EXPECT_EQ(items.front(), "network/model:CM02");
   EXPECT_NE(std::find(items.begin(), items.end(), "network/crosstraffic:0"), items.end());
+  EXPECT_NE(std::find(items.begin(), items.end(), "network/optim:Full"), items.end());
 }
 
 }  // namespace
