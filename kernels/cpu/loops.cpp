@@ -116,17 +116,17 @@ bool is_loop_kernel(const Signature& sig) {
 
 std::vector<PhaseKernel> make_loop_kernels(const Signature& sig, bool training) {
   std::vector<PhaseKernel> out;
-  if (sig.op == "first_touch" || sig.op == "dropout") {
-    // Inference skips dropout altogether, and the page price is a training step's cost.
-    if (!training) return out;
+  if (sig.op == "first_touch") {  // the page price: training steps and inference passes pay it
     const int64_t elements = sig.get("n") * sig.get("e");
-    if (sig.op == "first_touch") {
-      out.push_back({"fresh", std::make_unique<Touch>(elements, true)});
-      out.push_back({"warm", std::make_unique<Touch>(elements, false)});
-    } else {
-      out.push_back({"fwd", std::make_unique<Dropout>(elements, false)});
-      out.push_back({"bwd_data", std::make_unique<Dropout>(elements, true)});
-    }
+    out.push_back({"fresh", std::make_unique<Touch>(elements, true)});
+    out.push_back({"warm", std::make_unique<Touch>(elements, false)});
+    return out;
+  }
+  if (sig.op == "dropout") {
+    if (!training) return out;  // inference skips dropout altogether: no kernel
+    const int64_t elements = sig.get("n") * sig.get("e");
+    out.push_back({"fwd", std::make_unique<Dropout>(elements, false)});
+    out.push_back({"bwd_data", std::make_unique<Dropout>(elements, true)});
     return out;
   }
   const int64_t params = sig.get("p");

@@ -191,8 +191,8 @@ def optimizer_update(sig):
 def first_touch(sig):
     """Writing n pages of e fp32 elements into a fresh mapping ("fresh": the pages faulted,
     zeroed by the kernel, written, unmapped) and into memory already resident ("warm").
-    Their difference is what a page costs when a training step's heap is trimmed and
-    regrown (sim/perf/step_allocations.hpp).  The fresh phase maps its own private pages:
+    Their difference is what a page costs when a training step's or an inference pass's
+    heap is trimmed and regrown (sim/perf/step_allocations.hpp).  The fresh phase maps its own private pages:
     a 128 MiB tensor from the allocator sometimes comes out of free heap space (the heap
     steady_state_allocator grows is never trimmed) and faults nothing: one calibration in
     three here measured fresh as fast as warm."""

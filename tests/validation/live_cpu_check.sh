@@ -5,8 +5,8 @@
 # The network is measured in three separate processes (before and after calibrating) and
 # each row keeps the median process: from one process to the next the same run differs by
 # up to 15% on the development VM (inference too, so not only the step's heap, whose page
-# faults vary 4,300 to 8,400 per step with the process's heap layout).  On an idle VM this
-# check measured +7% to +18% for training and +0% to +17% for inference (README "How
+# faults vary 4,300 to 8,400 per step with the process's heap layout).  On the idle Zen 5
+# VM this check measured +7% to +9% for training and +2% to +4% for inference (README "How
 # accurate").
 # Usage: live_cpu_check.sh DLSIM SOURCE_DIR
 set -euo pipefail

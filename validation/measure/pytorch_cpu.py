@@ -52,6 +52,8 @@ MODELS = {
     "resnet50": (lambda: torchvision.models.resnet50(weights=None), (3, 224, 224), "sgd_momentum"),
     "vgg16": (lambda: torchvision.models.vgg16(weights=None), (3, 224, 224), "sgd_momentum"),
 }
+
+
 def torchvision_model(name):
     """(builder, input shape, optimizer) of any other torchvision classifier, named as
     dlsim's zoo names it (alexnet, googlenet, mobilenet_v2, resnet34, vgg11, ...): ImageNet
@@ -133,7 +135,7 @@ def measure_row(name, mode, batch, threads, reps, quick):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="CSV to append the rows to (required)")
     ap.add_argument("--machine", default="devbox-emerald-rapids-2vcpu")
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--batches", default="")
@@ -147,6 +149,8 @@ def main():
         name, mode, batch, threads = args.one.split(",")
         print(json.dumps(measure_row(name, mode, int(batch), int(threads), args.reps, args.quick)))
         return
+    if not args.out:
+        ap.error("--out is required")
     fields = ["source", "machine", "cpu", "model", "mode", "batch", "threads", "optimizer", "images_per_s",
               "images_per_s_p10", "images_per_s_p90", "reps", "steps_per_rep", "torch", "onednn", "date"]
     exists = os.path.exists(args.out)
@@ -159,8 +163,8 @@ def main():
             for mode in args.modes.split(","):
                 for batch in batches:
                     for threads in (int(t) for t in args.threads.split(",")):
-                        one = [sys.executable, os.path.abspath(__file__), "--out", os.devnull,
-                               "--one", f"{name},{mode},{batch},{threads}", "--reps", str(args.reps)]
+                        one = [sys.executable, os.path.abspath(__file__), "--one", f"{name},{mode},{batch},{threads}",
+                               "--reps", str(args.reps)]
                         result = subprocess.run(one + (["--quick"] if args.quick else []), check=True,
                                                 stdout=subprocess.PIPE, text=True)
                         row = json.loads(result.stdout.strip().splitlines()[-1])
