@@ -9,9 +9,10 @@ Benchmark JSON that `dlsim calibrate` reads like dlsim-cpu-bench's.
 Why a second benchmark next to the oneDNN one: PyTorch does not hand every kernel to
 oneDNN the way a oneDNN program would.  Linear layers go to the system BLAS, pooling and
 batch norm to PyTorch's native kernels, convolutions to oneDNN on plain NCHW tensors with
-reorders around them, and every operator allocates its output, which for tensors above
-glibc's mmap threshold (32 MiB) means page faults on every call.  Timing the operators
-themselves captures those paths on whatever machine and PyTorch build this runs on,
+reorders around them, and every operator allocates its output.  The operators are timed
+from warm heap memory, without page faults (steady_state_allocator); the pages a whole
+step or pass faults are priced apart (first_touch) by dlsim's heap model.  Timing the
+operators themselves captures those paths on whatever machine and PyTorch build this runs on,
 without a rule per case.  Each phase is what autograd runs:
   fwd          the operator on inputs that require grad, as training calls it; in place
                for the ReLU family and additions
@@ -78,8 +79,7 @@ def symmetric_padding(sig):
 ACTIVATIONS = {"relu": torch.relu, "relu6": F.relu6, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
                "leaky_relu": F.leaky_relu, "gelu": F.gelu, "silu": F.silu}
 # The forms networks write in place (torchvision's ReLU(inplace=True), ResNet's
-# `out += identity`, autograd's gradient sums): no output to allocate, which for a tensor
-# above 32 MiB saves the page faults of a fresh mapping.
+# `out += identity`, autograd's gradient sums): no output to allocate.
 IN_PLACE = {"relu": torch.relu_, "relu6": lambda t: F.relu6(t, inplace=True),
             "leaky_relu": lambda t: F.leaky_relu(t, inplace=True), "silu": lambda t: F.silu(t, inplace=True),
             "add": None}
@@ -247,14 +247,16 @@ def phases_of(sig, training):
 
 
 def steady_state_allocator():
-    """Puts glibc's allocator where a training loop has it after a few steps, so that an
-    operator timed alone pays the page faults it pays in a network, no more, no less.
-    In a running network glibc's dynamic mmap threshold has risen to its 32 MiB ceiling
-    and the heap holds freed space, so outputs up to 32 MiB reuse warm heap memory while
-    larger ones get a fresh mapping (page faults) on every call.  Timed alone from a cold
-    start, a 25 MB output is instead mapped, or the heap trimmed and regrown, each call:
-    batch norm on 32x64x56x56 took 9.4 ms with 3,763 faults per call alone against 4.1 ms
-    with none inside ResNet-18.  Returns what was done, for the JSON context."""
+    """Serves every output from warm heap memory, so that an operator's time carries no
+    page faults; which pages a whole step or pass faults depends on the sequence of its
+    allocations, and dlsim's heap model prices them (sim/perf/step_allocations.hpp).
+    Timed alone from a cold start, a 25 MB output is instead mapped, or the heap trimmed
+    and regrown, each call: batch norm on 32x64x56x56 took 9.4 ms with 3,763 faults per
+    call alone against 4.1 ms with none inside ResNet-18.  The grown heap serves outputs
+    over glibc's 32 MiB mmap threshold too, since glibc maps only what the heap's top cannot
+    hold: a 1x1 convolution of 8x16x112x112 into 96 channels (36.75 MiB) faults nothing
+    here and 18,896 pages a call under glibc's defaults.  Returns what was done, for the
+    JSON context."""
     try:
         libc = ctypes.CDLL("libc.so.6")
         m_trim_threshold, m_mmap_threshold = -1, -3

@@ -13,17 +13,13 @@ using graph::Graph;
 using graph::Node;
 using graph::OpKind;
 
-// Tensors of 32 MiB and more are mapped afresh by every call even in the allocator's
-// steady state, so the operator timings carry their faults already.
-constexpr int64_t kPricedAbove = 32 << 20;
-
 // Tensors over the heap, reference-counted as PyTorch's storages are: a tensor is freed
 // when its last holder lets it go.
 class Tensors {
  public:
   int make(int64_t bytes, int holders) {
     const auto a = heap_.allocate(bytes);
-    if (bytes < kPricedAbove) faulted_pages_ += a.faulted_pages;
+    faulted_pages_ += a.faulted_pages;
     tensors_.push_back({a.handle, holders});
     const int id = static_cast<int>(tensors_.size()) - 1;
     if (holders == 0) drop(id, 0);

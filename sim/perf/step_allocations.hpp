@@ -1,9 +1,9 @@
 #pragma once
 // The host allocations of one PyTorch training step (or inference pass) on a CPU, in the
 // order autograd makes them, and the pages they fault under glibc's malloc (glibc_heap.hpp).  The step's
-// kernels are timed with the allocator in its steady state (kernels/pytorch/
-// torch_op_bench.py); what those timings leave out is the heap that the step itself
-// shrinks and regrows, which depends on the whole sequence:
+// kernels are timed from warm heap memory (kernels/pytorch/torch_op_bench.py), so what
+// those timings leave out is every page the step faults: the heap it shrinks and regrows
+// and the tensors over the mmap threshold mapped afresh, which depend on the whole sequence:
 //   forward   each layer's output; a convolution's oneDNN buffers around it (blocked
 //             source, weights and destination, freed once the plain output is written);
 //             max pooling's int64 indices and dropout's float mask; a tensor is freed
