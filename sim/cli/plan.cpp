@@ -57,11 +57,12 @@ Candidate bound(const scenario::PlanSpec& plan_spec, const plan::SweepPoint& poi
   Candidate c;
   c.point = point;
   try {
+    const auto [file, keys] = scenario::scenario_of(plan_spec, point);
     std::vector<scenario::Override> overrides;
     for (const auto& s : plan_spec.sets) overrides.push_back(scenario::parse_override(s));
-    for (const auto& [k, v] : point.values) overrides.push_back(scenario::parse_override(k + "=" + v));
+    for (const auto& [k, v] : keys.values) overrides.push_back(scenario::parse_override(k + "=" + v));
     const auto& catalog = scenario::builtin_catalog();
-    const auto spec = scenario::load_scenario(plan_spec.scenario, overrides, catalog);
+    const auto spec = scenario::load_scenario(file, overrides, catalog);
     const auto model = scenario::load_model(spec.workload.model);
     report::check_memory(spec, model, catalog);
     const double step_s = price(spec, model, catalog).totals.seconds;
@@ -157,7 +158,10 @@ ordered_json search_plan(const scenario::PlanSpec& p, const std::string& out_dir
   for (Candidate* c : order) {
     if (found.size() >= wanted && bound_measure(p, *c) >= found[wanted - 1]) break;  // nor any later point
     const auto child = run_in_child([&](std::string& out) {
-      out = plan::to_json_line(predict_point(p.scenario, p.sets, c->point));
+      const auto [file, keys] = scenario::scenario_of(p, c->point);
+      plan::PointRecord record = predict_point(file, p.sets, keys);
+      record.point = c->point;  // named with its alternative
+      out = plan::to_json_line(record);
       return 0;
     });
     ++simulated;

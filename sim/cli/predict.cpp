@@ -63,6 +63,20 @@ std::string profile_dir() {
   return dir && *dir ? dir : DLSIM_PROFILE_DIR;
 }
 
+// The threads a CPU's kernels run on as far as speed goes: a framework thread on the second
+// hyperthread of a busy core shares its FMA units and caches, so threads beyond an
+// instance's cores are taken to add nothing (stated, not calibrated: the profiles time one
+// thread per core).
+int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catalog, std::string& scaling) {
+  const int threads = spec.system.threads;
+  if (spec.system.instance.empty()) return threads;
+  const auto& instance = catalog.instance(spec.system.instance);
+  if (threads <= instance.cores()) return threads;
+  scaling += fmt::format("{}{} threads run at the speed of {}, the cores of {}'s {} vCPUs (hyperthreads add nothing)",
+                         scaling.empty() ? "" : "; ", threads, instance.cores(), instance.name, instance.vcpus);
+  return instance.cores();
+}
+
 int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
   if (!spec.system.instance.empty()) return catalog.instance(spec.system.instance).vcpus;
   return spec.system.threads;
@@ -470,7 +484,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   options.cpu = cpu_scaling(profile, spec, catalog);
   if (options.cpu) p.scaling = options.cpu->basis;
   const perf::KernelTimes times(profile, options);
-  const int threads = spec.system.threads;
+  const int threads = kernel_threads(spec, catalog, p.scaling);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules);

@@ -97,6 +97,7 @@ struct Instance {
   std::string name;
   std::string provider;
   int vcpus = 0;
+  int vcpus_per_core = 1;         // 2 where a vCPU is one of a core's two hyperthreads
   std::string cpu;
   double memory_bytes = 0;
   std::string gpu;                // empty for CPU-only instances
@@ -108,6 +109,8 @@ struct Instance {
   std::string price_date;
   std::string billing;            // a BillingRule name
   std::string source;
+
+  int cores() const { return vcpus / vcpus_per_core; }
 };
 
 class Catalog {

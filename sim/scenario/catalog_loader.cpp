@@ -92,6 +92,9 @@ void read_instance(TableReader& r, Catalog& c) {
   i.name = r.string("name", true).value_or("");
   i.provider = r.choice("provider", {"aws", "azure", "gcp", "on-premises"}, true).value_or("");
   i.vcpus = static_cast<int>(r.integer("vcpus", 1, 4096, true).value_or(0));
+  i.vcpus_per_core = static_cast<int>(r.integer("vcpus_per_core", 1, 2, true).value_or(1));
+  if (i.vcpus % i.vcpus_per_core != 0)
+    r.problem("vcpus", std::to_string(i.vcpus), fmt::format("a multiple of vcpus_per_core ({})", i.vcpus_per_core));
   i.cpu = r.string("cpu", true).value_or("");
   i.memory_bytes = r.quantity("memory", UnitKind::bytes, true).value_or(0);
   i.gpu = r.string("gpu").value_or("");

@@ -11,8 +11,15 @@ PlanSpec load_plan(const std::string& path) {
   ProblemList problems;
   TableReader top(root, "", problems);
   PlanSpec p;
-  if (auto s = top.string("scenario", true))
-    p.scenario = (std::filesystem::path(path).parent_path() / *s).lexically_normal().string();
+  const auto resolve = [&path](const std::string& s) {
+    return (std::filesystem::path(path).parent_path() / s).lexically_normal().string();
+  };
+  if (!root["scenario"].is_array()) {
+    if (auto s = top.string("scenario", true)) p.scenario = resolve(*s);
+  } else if (auto list = top.strings("scenario")) {  // a non-empty list, or a problem
+    for (const auto& s : *list) p.alternatives.emplace_back(s, resolve(s));
+    p.scenario = p.alternatives.front().second;
+  }
   p.goal = top.choice("goal", {"cheapest", "fastest"}).value_or(p.goal);
   p.runners_up = static_cast<int>(top.integer("runners_up", 0, 100).value_or(p.runners_up));
   if (const auto* t = top.table("target")) {
@@ -43,9 +50,27 @@ PlanSpec load_plan(const std::string& path) {
   } else {
     top.problem("space", "", "a [space] table of scenario keys and their values");
   }
+  if (!p.alternatives.empty()) {
+    plan::Vary v{kScenarioKey, {}};
+    for (const auto& a : p.alternatives) v.values.push_back(a.first);
+    p.space.insert(p.space.begin(), std::move(v));
+  }
   top.finish();
   problems.throw_if_any();
   return p;
+}
+
+std::pair<std::string, plan::SweepPoint> scenario_of(const PlanSpec& plan, const plan::SweepPoint& point) {
+  std::pair<std::string, plan::SweepPoint> out{plan.scenario, {point.index, {}}};
+  for (const auto& [key, value] : point.values) {
+    if (key != kScenarioKey) {
+      out.second.values.emplace_back(key, value);
+      continue;
+    }
+    for (const auto& [name, resolved] : plan.alternatives)
+      if (name == value) out.first = resolved;
+  }
+  return out;
 }
 
 }  // namespace dlsim::scenario

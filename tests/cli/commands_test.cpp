@@ -164,6 +164,23 @@ TEST(Commands, AJobIsBilledByItsProvidersRule) {
   EXPECT_GE(per_hour["usd"].get<double>(), per_minute["usd"].get<double>());
 }
 
+// A c5.4xlarge's 16 vCPUs are 8 cores' hyperthreads: 16 framework threads train at the
+// speed of 8, and the provenance says so; 4 threads are slower than 8.
+TEST(Commands, HyperthreadsBeyondTheCoresAddNoSpeed) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/gpu_or_cpu/cifar10_cpu.toml --format json";
+  const auto rate = [&](int threads, std::string* scaled_to = nullptr) {
+    const auto [code, out] = run(scenario + " --set system.threads=" + std::to_string(threads));
+    EXPECT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    if (scaled_to) *scaled_to = j["provenance"]["scaled_to"].get<std::string>();
+    return j["throughput_images_per_s"].get<double>();
+  };
+  std::string basis;
+  EXPECT_DOUBLE_EQ(rate(16, &basis), rate(8));
+  EXPECT_NE(basis.find("16 threads run at the speed of 8"), std::string::npos) << basis;
+  EXPECT_LT(rate(4), rate(8));
+}
+
 // Study B's containers: the image's pull adds to t_install (2 GB over a 1 Gbit/s registry
 // link: 16 s) and the container's start to t_start; learning is unchanged.
 TEST(Commands, AContainerAddsItsPullAndStartButNoCompute) {

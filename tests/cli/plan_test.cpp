@@ -91,4 +91,43 @@ TEST(Plan, FindsTheCheapestServingFleetASweepFindsAndWritesItsChart) {
   fs::remove_all(dir);
 }
 
+// GPU or CPU: a plan over two alternative scenarios finds what sweeps of both find, and a
+// GPU scenario on a CPU-only instance is no configuration.
+TEST(Plan, SearchesAlternativeScenariosSideBySide) {
+  const auto plan = dlsim::testing::run_command(
+      DLSIM_BINARY, {"plan", DLSIM_SOURCE_DIR "/scenarios/plan_cifar10_gpu_or_cpu.toml", "--format", "json"}, false);
+  ASSERT_EQ(plan.exit_code, 0) << plan.output;
+  const auto j = nlohmann::json::parse(plan.output);
+  EXPECT_EQ(j["points"].get<size_t>(), 2u * 7u * 2u);
+  EXPECT_EQ(j["invalid"].get<size_t>(), 4u * 2u);  // cifar10_gpu.toml on the four c5 sizes
+  ASSERT_FALSE(j["best"].is_null());
+
+  double cheapest = std::numeric_limits<double>::infinity();
+  std::string cheapest_scenario;
+  for (const char* alternative : {"cifar10_gpu", "cifar10_cpu"}) {
+    const fs::path dir = fs::path(::testing::TempDir()) / (std::string("dlsim_plan_") + alternative);
+    fs::remove_all(dir);
+    const auto sweep = dlsim::testing::run_command(
+        DLSIM_BINARY,
+        {"sweep", std::string(DLSIM_SOURCE_DIR "/scenarios/gpu_or_cpu/") + alternative + ".toml", "--vary",
+         "system.instance=p2.xlarge,g4dn.xlarge,p3.2xlarge,c5.2xlarge,c5.4xlarge,c5.9xlarge,c5.18xlarge", "--vary",
+         "workload.batch=32,128", "--out", dir.string()},
+        false);
+    ASSERT_EQ(sweep.exit_code, 0);
+    std::ifstream in(dir / "points.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      const auto r = nlohmann::json::parse(line);
+      if (r["exit_code"] != 0) continue;
+      const auto& m = r["metrics"];
+      if (m["cost.job.t_sum_s"].get<double>() <= 2 * 3600 && m["cost.job.usd"].get<double>() < cheapest) {
+        cheapest = m["cost.job.usd"].get<double>();
+        cheapest_scenario = std::string("gpu_or_cpu/") + alternative + ".toml";
+      }
+    }
+    fs::remove_all(dir);
+  }
+  EXPECT_DOUBLE_EQ(j["best"]["metrics"]["cost.job.usd"].get<double>(), cheapest);
+  EXPECT_EQ(j["best"]["values"]["scenario"].get<std::string>(), cheapest_scenario);
+}
+
 }  // namespace
