@@ -60,7 +60,8 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
     const std::string node = fmt::format("n{}", n);
     hosts_.push_back(zone_->create_host(node + ".host", kOpsPerSecond)->set_core_count(spec.host_cores)->seal());
     node_of_host_[hosts_.back()] = n;
-    nics_.push_back(duplex(zone_, node + ".nic", spec.nic_Bps, spec.nic_latency_s));
+    nics_.push_back(duplex(zone_, node + ".nic", spec.server_nic_Bps > 0 ? spec.server_nic_Bps : spec.nic_Bps,
+                           spec.nic_latency_s));
   }
   if (spec.nodes_per_rack > 0) {
     if (!(spec.oversubscription >= 1)) throw std::invalid_argument("a fat tree's oversubscription is at least 1");

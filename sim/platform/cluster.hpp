@@ -56,6 +56,7 @@ struct ClusterSpec {
   int server_nodes = 0;       // further nodes of the same kind without GPUs (dedicated servers), after the others
   int nodes_per_rack = 0;     // 0: a star; else a two-level fat tree (all nodes, servers included, in order)
   double oversubscription = 1;  // a rack's NICs over its uplink to the spine
+  double server_nic_Bps = 0;    // the server nodes' NICs; 0: nic_Bps
 };
 
 class Cluster {

@@ -59,30 +59,82 @@ struct Push {
 // PCIe lane and a protocol stack each, the node's switch uplinks and NIC shared.  So a
 // node's workers are simulated as one that moves all their bytes together, through a
 // stack and a PCIe path carrying all of theirs, and max-min sharing treats it exactly as
-// it treats them apart, since every flow then stands for the same number of workers.  That
-// divides the flows by the GPUs per node.  Synchronous training only: an asynchronous
-// server applies one worker's push after another, so the workers of a node drift apart
-// (6-13% off on tests/train's case).  Not when a trace should show every GPU, nor when the
-// node is not all workers or its PCIe switches hold different numbers of them.
+// it treats them apart, since every flow then stands for the same number of workers.  The
+// nodes of a star are alike in the same way, so all of them are pooled into one worker
+// node whose NIC carries all their bytes; the servers then sit on nodes of their own.
+// Pooling is exact with dedicated servers.  With servers beside the workers (on every
+// node), 1/N of a server's pushes and pulls come from its own node and never cross a NIC,
+// while pooled they all do: a server node's NIC is widened by N/(N-1), so that it carries
+// what it carries among N nodes, and the pooled workers' NIC so that it passes their
+// bytes at the pace of the node that sends the most over the network (the one whose own
+// servers hold the least), which a synchronous step waits for.  A node's NIC is then no
+// longer shared between its workers and its servers, whose traffic a synchronous step
+// keeps apart in time, but for one thing: the nodes whose own servers hold large
+// variables pull them locally, run ahead, and push while their NICs still serve the
+// others' pulls.  That costs a few per cent where NICs are the bottleneck on few nodes
+// (tests/train: 3-4% at 3 to 8 nodes, 1.6% at 16, 0.8% at 32; none where the servers'
+// protocol stacks bind, as they do for ResNet-50 at 64 to 1,024 V100s), so servers beside
+// the workers are pooled from kPooledBesideServers nodes on.  Together this divides the
+// flows by the GPU count.  Synchronous training only: an asynchronous server applies one
+// worker's push after another, so the workers drift apart (6-13% off on tests/train's
+// case).  Not when a trace should show every GPU, nor when the nodes are not all workers
+// or their PCIe switches hold different numbers of them, nor under racks, whose uplinks a
+// pooled node would not load as its nodes do.
+constexpr int kPooledBesideServers = 32;
+
 struct Grouping {
-  int members = 1;  // workers per simulated worker
+  int members = 1;      // workers per simulated worker
+  bool pooled = false;  // every worker node as one, the servers on nodes of their own
   platform::ClusterSpec cluster;
 };
 
-Grouping group_by_node(const ParameterServerSpec& spec) {
+Grouping group_workers(const ParameterServerSpec& spec) {
   const platform::ClusterSpec& c = spec.cluster;
   const int m = c.gpus_per_node, g = c.gpus_per_pcie_switch;
-  if (!spec.synchronous || spec.trace || m <= 1 || spec.gpus % m != 0 || (m % g != 0 && g < m)) return {1, c};
-  Grouping grouped{m, c};
+  if (!spec.synchronous || spec.trace || spec.gpus % m != 0 || (m % g != 0 && g < m)) return {1, false, c};
+  const int nodes = spec.gpus / m;
+  const bool pool = nodes > 1 && c.nodes_per_rack == 0 &&
+                    (spec.dedicated || (nodes == c.nodes && nodes >= kPooledBesideServers));
+  if (m <= 1 && !pool) return {1, false, c};
+  Grouping grouped{pool ? spec.gpus : m, pool, c};
   grouped.cluster.gpus_per_node = 1;
   grouped.cluster.gpus_per_pcie_switch = 1;
-  grouped.cluster.pcie_Bps = c.pcie_Bps * std::max(1, m / g);  // the node's switch uplinks together
+  grouped.cluster.pcie_Bps = c.pcie_Bps * std::max(1, m / g) * (pool ? nodes : 1);  // the switch uplinks together
+  if (pool) {
+    grouped.cluster.nodes = 1;
+    grouped.cluster.nic_Bps = c.nic_Bps * nodes;
+    grouped.cluster.server_nodes = spec.dedicated ? c.server_nodes : c.nodes;
+    grouped.cluster.server_nic_Bps = c.nic_Bps;
+  }
   return grouped;
+}
+
+// A pooled cluster's NICs when the servers sit beside the workers (above); `bytes_on` is
+// each server's share of the variables.
+void widen_pooled_nics(const ParameterServerSpec& spec, const std::vector<double>& bytes_on, Grouping& grouping) {
+  if (!grouping.pooled || spec.dedicated) return;
+  const int nodes = spec.cluster.nodes;
+  std::vector<double> on_node(static_cast<size_t>(nodes), 0.0);
+  for (size_t s = 0; s < bytes_on.size(); ++s) on_node[s % static_cast<size_t>(nodes)] += bytes_on[s];
+  const double all = std::accumulate(on_node.begin(), on_node.end(), 0.0);
+  const double most_remote = all - *std::min_element(on_node.begin(), on_node.end());
+  if (all <= 0 || most_remote <= 0) return;
+  grouping.cluster.nic_Bps *= all / most_remote;
+  grouping.cluster.server_nic_Bps = spec.cluster.nic_Bps * nodes / (nodes - 1);
+}
+
+// The node a server process runs on: round-robin over the server nodes, or over the GPU
+// nodes when the servers sit beside the workers (a pooled cluster keeps those nodes as
+// server nodes after its one worker node).
+int server_node(const ParameterServerSpec& spec, const Grouping& grouping, size_t s) {
+  const int i = static_cast<int>(s);
+  if (grouping.pooled) return 1 + i % grouping.cluster.server_nodes;
+  return spec.dedicated ? spec.cluster.nodes + i % spec.cluster.server_nodes : i % spec.cluster.nodes;
 }
 
 }  // namespace
 
-int workers_simulated_as_one(const ParameterServerSpec& spec) { return group_by_node(spec).members; }
+int workers_simulated_as_one(const ParameterServerSpec& spec) { return group_workers(spec).members; }
 
 std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy) {
   if (!greedy) {
@@ -111,29 +163,28 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     throw std::invalid_argument("dedicated parameter servers need cluster.server_nodes");
   auto engine = platform::make_engine();
   platform::apply(platform::NetworkModelConfig{});
-  const Grouping grouping = group_by_node(spec);
+  const std::vector<int> server_of = place_variables(gradients, spec.servers, spec.greedy);
+  std::vector<size_t> variables_on(static_cast<size_t>(spec.servers), 0);
+  std::vector<double> bytes_on(static_cast<size_t>(spec.servers), 0);
+  for (size_t g = 0; g < gradients.size(); ++g) {
+    ++variables_on[static_cast<size_t>(server_of[g])];
+    bytes_on[static_cast<size_t>(server_of[g])] += gradients[g].bytes;
+  }
+  Grouping grouping = group_workers(spec);
+  widen_pooled_nics(spec, bytes_on, grouping);
   const double members = grouping.members;
   platform::Cluster cluster(grouping.cluster);
   const size_t workers = static_cast<size_t>(spec.gpus / grouping.members), servers = static_cast<size_t>(spec.servers);
   std::vector<Host*> gpu(workers), ps(servers);
   for (size_t s = 0; s < servers; ++s)
-    ps[s] = cluster.add_process(spec.dedicated ? spec.cluster.nodes + static_cast<int>(s) % spec.cluster.server_nodes
-                                               : static_cast<int>(s) % spec.cluster.nodes,
-                                "ps" + std::to_string(s), spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
+    ps[s] = cluster.add_process(server_node(spec, grouping, s), "ps" + std::to_string(s), spec.rpc_bytes_per_s,
+                                spec.rpc_latency_s / 2);
   for (size_t w = 0; w < workers; ++w) {
     gpu[w] = cluster.gpu(static_cast<int>(w));
     cluster.set_process_link(gpu[w], members * spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
     for (auto* p : ps) cluster.connect(gpu[w], p);
   }
   cluster.seal();
-
-  const std::vector<int> server_of = place_variables(gradients, spec.servers, spec.greedy);
-  std::vector<size_t> variables_on(servers, 0);
-  std::vector<double> bytes_on(servers, 0);
-  for (size_t g = 0; g < gradients.size(); ++g) {
-    ++variables_on[static_cast<size_t>(server_of[g])];
-    bytes_on[static_cast<size_t>(server_of[g])] += gradients[g].bytes;
-  }
   const std::vector<Segment> work = worker_segments(plan, gradients);
 
   // A worker's pushes go out in order; its sender hands each to its server once it has

@@ -39,9 +39,9 @@ struct ParameterServerSpec {
 // backward produces them (replica_device_setter's default).
 std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy = true);
 
-// How many workers one simulated worker stands for: a node's GPUs in synchronous training
-// without a trace (their flows move together, which max-min sharing treats exactly as
-// apart), else 1.
+// How many workers one simulated worker stands for: in synchronous training without a
+// trace, every GPU of a star's nodes (their flows move together, which max-min sharing
+// treats as apart), or a node's GPUs under racks; else 1.
 int workers_simulated_as_one(const ParameterServerSpec& spec);
 
 // Simulates in this process's SimGrid engine (created here); needs steps >= 3.  The step
