@@ -77,9 +77,12 @@ int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catal
   return instance.cores();
 }
 
+// The cores of the machine a CPU scenario runs on: its instance's vCPUs, else one socket
+// of its catalog CPU (system.cpu), and at least its threads.
 int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
   if (!spec.system.instance.empty()) return catalog.instance(spec.system.instance).vcpus;
-  return spec.system.threads;
+  const auto* cpu = spec.system.cpu.empty() ? nullptr : catalog.find_cpu(spec.system.cpu);
+  return std::max(spec.system.threads, cpu ? cpu->cores_per_socket : 0);
 }
 
 }  // namespace

@@ -21,7 +21,12 @@ for the configuration (in-process too: glibc's heap carries what a process ran b
 inference after other work in one process can run a third faster than in a fresh one,
 validation/data/README.md).  Each configuration: warm-up requests, then REQUESTS timed ones;
 throughput = images answered / time from the first send to the last answer; latency per
-request from send to answer (P50/P90/P99 over the timed requests).
+request from send to answer (P50/P90/P99 over the timed requests).  CPU: the seconds the
+server process and the client process (this harness; in-process, the one process) spent on
+a CPU over the timed requests (/proc/PID/stat, os.times; 10 ms ticks), each as a share of
+the machine's cores over that time, and both together (cpu_busy): client and server share
+this machine here, the remote one's namespace included, as dlsim's cpu_utilization counts
+a machine that client and server share.
 """
 import argparse
 import concurrent.futures
@@ -116,6 +121,18 @@ def start_server(args, deployment, protocol):
     return server, (SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"), int(line[1])
 
 
+def process_cpu_s(pid):
+    """User and system CPU seconds of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s():
+    t = os.times()
+    return t.user + t.system
+
+
 def timed_requests(send, count, in_flight):
     """Runs `count` calls of send(), `in_flight` at once; returns (seconds, latencies)."""
     latencies = []
@@ -155,10 +172,12 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
                     with pool_lock:
                         idle.append(client)
         timed_requests(send, 2 * concurrency, concurrency)  # warm-up: connections, allocator
+        server_cpu, client_cpu = process_cpu_s(server.pid), own_cpu_s()
         elapsed, latencies = timed_requests(send, args.requests, concurrency)
+        cpu = {"server": process_cpu_s(server.pid) - server_cpu, "client": own_cpu_s() - client_cpu}
         for c in clients:
             c.close()
-        return elapsed, latencies
+        return elapsed, latencies, cpu
     finally:
         server.stdin.close()
         server.wait(timeout=30)
@@ -169,7 +188,7 @@ def measure_in_process(args, batch):
     command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
                "--server-threads", str(args.server_threads), "--batch", str(batch), "--requests", str(args.requests)]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
-    return result["seconds"], result["latencies"]
+    return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}
 
 
 def in_process_main(args):
@@ -178,8 +197,9 @@ def in_process_main(args):
     handler = infer(load_model(args.model, args.server_threads), threading.Lock())
     handler(body)
     handler(body)
+    cpu = own_cpu_s()
     seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1)
-    print(json.dumps({"seconds": seconds, "latencies": latencies}))
+    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu}))
 
 
 def percentile(values, q):
@@ -222,6 +242,7 @@ def main():
     import torch
     fields = ["source", "machine", "cpu", "model", "deployment", "protocol", "mode", "batch", "concurrency",
               "server_threads", "requests", "images_per_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
+              "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
               "link", "torch", "grpcio", "python", "date"]
     deployments = args.deployments.split(",")
     with open(args.out, "w", newline="") as f, (Namespace() if "remote" in deployments else _Nothing()):
@@ -233,8 +254,9 @@ def main():
             configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
                         for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
             for deployment, protocol, mode, concurrency in configs:
-                elapsed, latencies = (measure_in_process(args, batch) if deployment == "in-process" else
-                                      measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                elapsed, latencies, cpu = (measure_in_process(args, batch) if deployment == "in-process" else
+                                           measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                cores = os.cpu_count()
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
                        "protocol": protocol, "mode": mode, "batch": batch, "concurrency": concurrency,
@@ -243,6 +265,11 @@ def main():
                        "latency_p50_ms": 1e3 * percentile(latencies, 0.5),
                        "latency_p90_ms": 1e3 * percentile(latencies, 0.9),
                        "latency_p99_ms": 1e3 * percentile(latencies, 0.99),
+                       "seconds": elapsed, "cores": cores, "server_cpu_s": cpu["server"],
+                       "client_cpu_s": "" if cpu["client"] is None else cpu["client"],
+                       "server_cpu_busy": cpu["server"] / (elapsed * cores),
+                       "client_cpu_busy": "" if cpu["client"] is None else cpu["client"] / (elapsed * cores),
+                       "cpu_busy": (cpu["server"] + (cpu["client"] or 0)) / (elapsed * cores),
                        "link": f"veth, tc tbf {LINK_RATE}" if deployment == "remote" else "",
                        "torch": torch.__version__, "grpcio": grpc.__version__,
                        "python": sys.version.split()[0], "date": datetime.date.today().isoformat()}
