@@ -6,7 +6,9 @@
 # onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  MODE is training
 # (default: every phase, the inference forward included) or inference (the pytorch
 # operators' inference forward alone, into NETWORK_bBATCH_infer.json: what a profile
-# timed before that phase existed needs for its inference predictions).  Run it on an
+# timed before that phase existed needs for its inference predictions) or request-thread
+# (that forward called from a thread other than the process's main one, as a server's
+# request threads call it, into NETWORK_bBATCH_infer_thread.json).  Run it on an
 # otherwise idle machine; the JSON context records the CPU, its flags, the library
 # versions and the thread counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
@@ -25,7 +27,10 @@ for entry in $models; do
     sig=$(mktemp)
     build/sim/cli/dlsim model "$model" --batch "$batch" --format kernels > "$sig"
     echo "measuring $model at batch $batch, threads $threads, via $via, $mode"
-    if [ "$mode" = inference ]; then
+    if [ "$mode" = request-thread ]; then
+      /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
+        --request-thread --repetitions 5 --out "$out/${model}_b${batch}_infer_thread.json" 2> /dev/null
+    elif [ "$mode" = inference ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --inference --repetitions 5 --out "$out/${model}_b${batch}_infer.json" 2> /dev/null
     elif [ "$via" = pytorch ]; then

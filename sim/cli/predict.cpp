@@ -490,7 +490,8 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   const int threads = kernel_threads(spec, catalog, p.scaling);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
-               : perf::inference_plan(model, spec.workload.batch, threads, times, rules);
+               : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
+                                      spec.serving && spec.serving->request_thread);
   p.totals = p.plan.totals();
   return p;
 }

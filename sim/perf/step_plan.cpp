@@ -50,6 +50,7 @@ struct Builder {
   const FrameworkRules& rules;
   graph::DataType type;
   StepPlan plan;
+  bool request_thread = false;  // inference called from a thread other than the process's main one
 
   void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
     plan.calls.push_back({stage, node.name, signature, phase, times.time(signature, phase, threads)});
@@ -90,11 +91,19 @@ struct Builder {
       return call(Stage::forward, node, sig, "plain_fwd");
     }
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_src");
-    // Inference runs an operator's eval, no-grad forward where the profile timed it (batch
-    // norm applies running statistics instead of computing the batch's).
-    const bool eval_forward = !training && times.has_phase(kernels::operator_of(sig), "infer");
-    call(Stage::forward, node, sig, eval_forward ? "infer" : "fwd");
+    call(Stage::forward, node, sig, training ? "fwd" : inference_phase(sig));
     if (reorders(node)) reorder(Stage::forward, node, sig, "reorder_dst");
+  }
+
+  // Inference runs an operator's eval, no-grad forward where the profile timed it (batch
+  // norm applies running statistics instead of computing the batch's), and as a request
+  // thread calls it on more than one thread where that was timed too
+  // (kInferOnRequestThread; one thread starts no team of threads, so the calling thread
+  // does not matter there).
+  std::string inference_phase(const std::string& sig) const {
+    const std::string op = kernels::operator_of(sig);
+    if (request_thread && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
+    return times.has_phase(op, "infer") ? "infer" : "fwd";
   }
 
   void backward(const Node& node) {
@@ -198,8 +207,8 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
 }
 
 StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
-                        const FrameworkRules& rules, graph::DataType type) {
-  Builder b{graph, batch, threads, times, rules, type, {}};
+                        const FrameworkRules& rules, graph::DataType type, bool request_thread) {
+  Builder b{graph, batch, threads, times, rules, type, {}, request_thread};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
   if (rules.host_allocator == "glibc") b.heap_refaults("");

@@ -69,6 +69,7 @@ int optimizer_slots(const std::string& optimizer);
 
 struct ServingSpec {
   std::string deployment = "in-process";  // "in-process", "local", "remote"
+  bool request_thread = false;            // forward passes on a request thread, not the main one
   std::string protocol;                   // "http", "grpc"; empty in-process
   std::string stack = "native";           // whose implementation: "native" (C++, as Triton) or "python"
   std::string protocol_profile;          // a protocol calibration instead of the development VM's for stack and protocol

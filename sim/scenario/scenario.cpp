@@ -310,6 +310,9 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
                 "remove serving.protocol or use deployment = \"local\"");
     s.protocol = *protocol;
   }
+  // A server runs the model on the threads its HTTP or gRPC stack serves requests on; an
+  // in-process client calls it where it runs, on its main thread unless it says otherwise.
+  s.request_thread = r.boolean("request_thread").value_or(!in_process);
   s.mode = r.choice("mode", {"sync", "async"}).value_or("sync");
   if (in_process && s.mode == "async")
     r.problem("mode", s.mode, "an in-process deployment is synchronous only (study A: library calls are not parallel)");

@@ -75,9 +75,15 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
   if (scenario.has_value() == !kernel.empty())
     r.problem("scenario", scenario.value_or(""), "either a scenario or a kernel table, not both or neither");
   std::vector<std::pair<std::string, std::string>> where, sets;
+  // A value is a string, or a number or boolean written as TOML writes it (a set value is
+  // read as TOML again, as --set reads it).
   for (auto [key, list] : {std::pair{"where", &where}, std::pair{"set", &sets}})
     if (const auto* t = r.table(key))
-      for (const auto& [k, v] : *t) list->emplace_back(std::string(k.str()), v.value_or(std::string()));
+      for (const auto& [k, v] : *t) {
+        if (v.is_string()) list->emplace_back(std::string(k.str()), v.value_or(std::string()));
+        else if (v.is_boolean() || v.is_integer() || v.is_floating_point()) list->emplace_back(std::string(k.str()), show(v));
+        else r.problem(std::string(key) + "." + std::string(k.str()), show(v), "a string, number or boolean");
+      }
   if (band && band->size() != 2) r.problem("band", "", "[P10 column, P90 column]");
   r.finish();
   if (!data || !id || !group || !measured || !predicted || !bound || scenario.has_value() == !kernel.empty()) return;

@@ -7,7 +7,8 @@
 //   kernel    instead of a scenario, one kernel: { signature, phase, device, profile },
 //             each with placeholders; predicted is then "milliseconds" or "seconds"
 //   skip_unmeasured  true: rows whose measured cell is not a number (N/A) are left out
-//   set       { "key" = "value" }: --set overrides, with "{column}" placeholders
+//   set       { "key" = "value" }: --set overrides, with "{column}" placeholders; a value
+//             may be a number or boolean too (passed on as TOML writes it)
 //   id, group names with placeholders; group names say CPU or GPU, train or infer, machine
 //   measured  column of the measured value; band = [P10 column, P90 column] (optional)
 //   predicted key of `dlsim run --format json` to compare with (e.g. throughput_images_per_s)

@@ -55,6 +55,26 @@ TEST(StepPlan, InferenceRunsTheEvalForwardWhereTheProfileTimedIt) {
   EXPECT_EQ(count(training_plan(g, 8, "sgd_momentum", 1, times, rules), "infer"), 0u);
 }
 
+TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
+  // Batch norm timed as a request thread calls it (and plainly), convolutions plainly: a
+  // server's forward on two threads asks batch norm for "infer_thread"; on one thread, or
+  // called from the main thread, for "infer".
+  Profile profile;
+  profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
+  profile.fits.push_back({"batch_norm", "fp32", kInferOnRequestThread, 1, {"one"}, {2e-6}, 0, 3});
+  profile.fits.push_back({"conv2d", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
+  const auto times = any_kernel(profile);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  const auto g = graph::zoo_model("resnet18");
+  const auto dtype = graph::DataType::fp32;
+  const StepPlan served = inference_plan(g, 8, 2, times, rules, dtype, true);
+  EXPECT_EQ(count(served, kInferOnRequestThread), 20u);  // the batch norms
+  EXPECT_EQ(count(served, "infer"), 20u);                // the convolutions
+  EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), kInferOnRequestThread), 0u);
+  EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), kInferOnRequestThread), 0u);
+}
+
 TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
   const Profile empty;
   const auto times = any_kernel(empty);

@@ -1,0 +1,43 @@
+// validation/cases/*.toml: how measured rows become cases.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "scenario/validation_cases.hpp"
+
+namespace dlsim::scenario {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path write_suite(const std::string& name, const std::string& set) {
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::create_directories(dir);
+  std::ofstream(dir / "runs.csv") << "model,threads,images_per_s\nresnet18,2,47.3\n";
+  std::ofstream(dir / "cases.toml") << "[[suite]]\ndata = \"runs.csv\"\nscenario = \"s.toml\"\nset = " << set
+                                    << "\nid = \"{model} t{threads}\"\ngroup = \"g\"\nmeasured = \"images_per_s\"\n"
+                                       "predicted = \"throughput_images_per_s\"\nbound_mape_pct = 10\n";
+  return dir / "cases.toml";
+}
+
+// A set value may be a boolean or a number, passed on as TOML writes it; before, a
+// boolean became an empty value, which removes the key and silently predicted the default.
+TEST(ValidationCases, SetValuesMayBeBooleansAndNumbers) {
+  const auto cases = load_cases(
+      write_suite("dlsim_cases_scalars", R"({ "serving.request_thread" = true, "system.threads" = "{threads}", "workload.batch" = 8 })")
+          .string());
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].id, "resnet18 t2");
+  ASSERT_EQ(cases[0].overrides.size(), 3u);
+  EXPECT_EQ(cases[0].overrides[0].value, "true");
+  EXPECT_EQ(cases[0].overrides[1].value, "2");
+  EXPECT_EQ(cases[0].overrides[2].value, "8");
+}
+
+TEST(ValidationCases, ASetValueThatIsATableIsAnError) {
+  EXPECT_THROW(load_cases(write_suite("dlsim_cases_table", R"({ "system.threads" = { a = 1 } })").string()), InputError);
+}
+
+}  // namespace
+}  // namespace dlsim::scenario
