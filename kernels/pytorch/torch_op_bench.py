@@ -19,9 +19,9 @@ without a rule per case.  Each phase is what autograd runs:
   infer        the operator under no_grad in eval mode, as inference calls it (both
                modes; --inference times only this one)
   infer_thread the same called from a thread other than the process's main one, as an
-               HTTP or gRPC server's request threads call it (--request-thread times only
-               this one): libgomp then starts a team of threads for every parallel region,
-               so on two threads ResNet-18 at batch 1 runs 20 ms a pass instead of 14
+               HTTP or gRPC server's request threads call it (both modes; --request-thread
+               times only this one): on two threads PyTorch's operators run slower there
+               (libgomp's teams), ResNet-18 at batch 1 20-26 ms a pass instead of 14
   bwd_data     the gradient of its input (all gradients for batch norm and the rest)
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
@@ -316,8 +316,7 @@ def main():
     allocator = steady_state_allocator()
     training = not (a.inference or a.request_thread)
     request_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # one, reused, as a server's
-    if a.request_thread:
-        request_thread.submit(grow_heap).result()  # its own malloc arena, in the same steady state
+    request_thread.submit(grow_heap).result()  # its own malloc arena, in the same steady state
     rows = []
     for t in threads:
         torch.set_num_threads(t)
@@ -326,8 +325,10 @@ def main():
             prefix = f"{text} | threads={t} | "
             try:
                 phases = phases_of(parse_signature(text), training)
+                if "infer" in phases:
+                    phases["infer_thread"] = phases["infer"]
                 if a.request_thread:
-                    phases = {"infer_thread": phases["infer"]} if "infer" in phases else {}
+                    phases = {"infer_thread": phases["infer_thread"]} if "infer_thread" in phases else {}
             except (ValueError, RuntimeError) as e:
                 rows.append({"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
                              "error_message": str(e)})

@@ -58,7 +58,7 @@ TEST(TorchOpBench, AnUnknownOperatorIsAnErrorRowAndTheRestRun) {
   int errors = 0, timed = 0;
   for (const auto& b : j["benchmarks"]) (b.value("error_occurred", false) ? errors : timed) += 1;
   EXPECT_EQ(errors, 1);
-  EXPECT_EQ(timed, 3);  // relu: fwd, infer and bwd_data, one repetition each
+  EXPECT_EQ(timed, 4);  // relu: fwd, infer, infer_thread and bwd_data, one repetition each
 }
 
 }  // namespace
