@@ -40,8 +40,9 @@ struct ParameterServerSpec {
 std::vector<int> place_variables(const std::vector<perf::Gradient>& gradients, int servers, bool greedy = true);
 
 // How many workers one simulated worker stands for: in synchronous training without a
-// trace, every GPU of a star's nodes (their flows move together, which max-min sharing
-// treats as apart), or a node's GPUs under racks; else 1.
+// trace, every GPU of a star's nodes (with dedicated servers, or from 32 nodes on with the
+// servers beside the workers), else a node's GPUs (their flows move together, which
+// max-min sharing treats as apart); 1 otherwise.
 int workers_simulated_as_one(const ParameterServerSpec& spec);
 
 // Simulates in this process's SimGrid engine (created here); needs steps >= 3.  The step
