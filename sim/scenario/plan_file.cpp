@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -14,12 +16,19 @@ PlanSpec load_plan(const std::string& path) {
   const auto resolve = [&path](const std::string& s) {
     return (std::filesystem::path(path).parent_path() / s).lexically_normal().string();
   };
+  std::vector<std::string> written;
   if (!root["scenario"].is_array()) {
-    if (auto s = top.string("scenario", true)) p.scenario = resolve(*s);
+    if (auto s = top.string("scenario", true)) written = {*s};
   } else if (auto list = top.strings("scenario")) {  // a non-empty list, or a problem
-    for (const auto& s : *list) p.alternatives.emplace_back(s, resolve(s));
-    p.scenario = p.alternatives.front().second;
+    written = *list;
   }
+  for (const auto& s : written) {
+    if (!std::filesystem::is_regular_file(resolve(s)))
+      top.problem("scenario", s, fmt::format("names a scenario file that does not exist ({})", resolve(s)),
+                  "paths are relative to the plan file's folder");
+    if (written.size() > 1) p.alternatives.emplace_back(s, resolve(s));
+  }
+  if (!written.empty()) p.scenario = resolve(written.front());
   p.goal = top.choice("goal", {"cheapest", "fastest"}).value_or(p.goal);
   p.runners_up = static_cast<int>(top.integer("runners_up", 0, 100).value_or(p.runners_up));
   if (const auto* t = top.table("target")) {
