@@ -39,10 +39,10 @@ def main():
         payload = bytes(size)
         for phase, call in (("push", lambda: client.call(payload)),
                             ("pull", lambda: client.call(size.to_bytes(8, "little")))):
-            times, iterations = benchmark_file.time_calls(call, args.repetitions, args.min_time, warmup=2)
+            timed = benchmark_file.time_calls(call, args.repetitions, args.min_time, warmup=2)
             name = f"transfer u8 b{size} {args.protocol} | threads=1 | {phase}"
-            rows += benchmark_file.timing_rows(name, times, 1, iterations)
-            print(f"{name}: {1e6 * sorted(times)[len(times) // 2]:.1f} us", file=sys.stderr)
+            rows += benchmark_file.timing_rows(name, timed, 1)
+            print(f"{name}: {1e6 * sorted(timed.times)[len(timed.times) // 2]:.1f} us", file=sys.stderr)
         size *= 4
     client.close()
     stop()

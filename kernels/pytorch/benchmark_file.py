@@ -1,5 +1,6 @@
 """What the PyTorch-side benchmarks share: the machine's identity and the Google Benchmark
 JSON file dlsim reads (rows "<signature> | threads=<n> | <phase>", one per repetition)."""
+import collections
 import json
 import math
 import os
@@ -32,28 +33,36 @@ def machine_context(executable, **extra):
     return context
 
 
+Timed = collections.namedtuple("Timed", "times cpu_times iterations")
+
+
 def time_calls(fn, repetitions, min_time, warmup=1):
-    """Seconds per call, one figure per repetition of enough calls to last min_time; the
+    """Seconds per call, one figure per repetition of enough calls to last min_time, and
+    the CPU seconds the whole process spent per call meanwhile (every thread's: a
+    multi-threaded kernel keeps several busy, or idle through its serial parts); the
     `warmup` first calls stay out (allocator and cache warm-up)."""
     start = time.perf_counter()
     for _ in range(warmup):
         fn()
     first = (time.perf_counter() - start) / max(warmup, 1)
     iterations = max(1, math.ceil(min_time / max(first, 1e-9)))
-    out = []
+    times, cpu_times = [], []
     for _ in range(repetitions):
-        start = time.perf_counter()
+        cpu, start = time.process_time(), time.perf_counter()
         for _ in range(iterations):
             fn()
-        out.append((time.perf_counter() - start) / iterations)
-    return out, iterations
+        times.append((time.perf_counter() - start) / iterations)
+        cpu_times.append((time.process_time() - cpu) / iterations)
+    return Timed(times, cpu_times, iterations)
 
 
-def timing_rows(name, times, threads, iterations):
-    """One row per repetition, times in seconds."""
-    return [{"name": name, "run_type": "iteration", "repetitions": len(times), "repetition_index": i,
-             "threads": threads, "iterations": iterations, "real_time": s * 1e6, "time_unit": "us"}
-            for i, s in enumerate(times)]
+def timing_rows(name, timed, threads):
+    """One row per repetition, times in microseconds; process_cpu_time is the process's CPU
+    time per call (Google Benchmark's cpu_time counts the calling thread only)."""
+    return [{"name": name, "run_type": "iteration", "repetitions": len(timed.times), "repetition_index": i,
+             "threads": threads, "iterations": timed.iterations, "real_time": s * 1e6,
+             "process_cpu_time": c * 1e6, "time_unit": "us"}
+            for i, (s, c) in enumerate(zip(timed.times, timed.cpu_times))]
 
 
 def write(path, context, rows):

@@ -74,10 +74,11 @@ def main():
     rows = []
     for phase, (width, height, pipeline) in pipelines().items():
         jpeg = photographic_jpeg(width, height)
-        times, iterations = benchmark_file.time_calls(lambda: decode_and_augment(jpeg, pipeline), a.repetitions,
-                                                       a.min_time, warmup=3)
-        rows += benchmark_file.timing_rows(f"{signature(width, height)} | threads=1 | {phase}", times, 1, iterations)
-        print(f"input_bench: {phase}: {sorted(times)[len(times) // 2] * 1e3:.2f} ms per image", file=sys.stderr)
+        timed = benchmark_file.time_calls(lambda: decode_and_augment(jpeg, pipeline), a.repetitions, a.min_time,
+                                          warmup=3)
+        rows += benchmark_file.timing_rows(f"{signature(width, height)} | threads=1 | {phase}", timed, 1)
+        print(f"input_bench: {phase}: {sorted(timed.times)[len(timed.times) // 2] * 1e3:.2f} ms per image",
+              file=sys.stderr)
     context = benchmark_file.machine_context(
         __file__, framework="torchvision", torch_version=torch.__version__, torchvision_version=torchvision.__version__,
         pillow_version=Image.__version__, jpeg_bytes=str(len(photographic_jpeg(WIDTH, HEIGHT))),

@@ -335,15 +335,13 @@ def main():
                 continue
             for phase, fn in phases.items():
                 try:
-                    times, iterations = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions,
-                                                               a.min_time).result()
-                                         if phase == "infer_thread" else
-                                         benchmark_file.time_calls(fn, a.repetitions, a.min_time))
+                    timed = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions, a.min_time).result()
+                             if phase == "infer_thread" else benchmark_file.time_calls(fn, a.repetitions, a.min_time))
                 except RuntimeError as e:
                     rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
                                  "error_message": str(e)})
                     continue
-                rows += benchmark_file.timing_rows(prefix + phase, times, t, iterations)
+                rows += benchmark_file.timing_rows(prefix + phase, timed, t)
             print(f"torch_op_bench: {text} on {t} thread(s)", file=sys.stderr)
     context = benchmark_file.machine_context(
         __file__, framework="pytorch", torch_version=torch.__version__, onednn_version=onednn_version(),

@@ -396,13 +396,14 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
-  served.forward_threads = on_cpu ? spec.system.threads : 1;
+  if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
   served.max_queue_delay_s = s.max_queue_delay_s;
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;
     combined.workload.batch = k * spec.workload.batch;
     const perf::StepTotals totals = price(combined, model, catalog).totals;
     served.forward_s.push_back(totals.seconds);
+    if (on_cpu) served.forward_cpu_s.push_back(totals.cpu_seconds);
     served.launch_wait_s.push_back(totals.launch_wait_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));

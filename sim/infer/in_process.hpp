@@ -40,7 +40,8 @@ struct InferenceResult {
   int gpus = 1;
   // Host cores kept busy, in core-seconds, and the cores there are: the server machines'
   // (in-process: the one host's) and, for a remote deployment, the client machines'
-  // (client_cores 0 otherwise).  Counted: forward passes on a CPU (seconds times threads),
+  // (client_cores 0 otherwise).  Counted: forward passes on a CPU (their kernels' CPU time
+  // where the profile timed it, else seconds times threads),
   // loading and decoding, and each message's protocol work on both its ends (per-request
   // latency and per-byte cost of the stack, as the protocol calibration measured them on a
   // machine's cores).  Not counted: the host thread that drives a GPU, disk waits.

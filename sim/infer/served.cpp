@@ -132,7 +132,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
-    if (gpu == s.node) result_.server_cpu_s += forward_s * spec_.forward_threads;
+    if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
     if (copies) Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));

@@ -64,7 +64,7 @@ struct ServedSpec {
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;
   std::vector<double> launch_wait_s;  // of each forward_s, the GPU idle waiting for its host (none when empty)
-  int forward_threads = 1;            // cores a forward pass on a CPU keeps busy
+  std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
   std::vector<int> preferred_requests;  // preferred batch sizes, in requests
   double max_queue_delay_s = 0;
 };

@@ -98,6 +98,10 @@ RawBenchmarks parse_benchmark_json(const std::string& text, const std::string& p
     const double t = row["real_time"].get<double>() * unit;
     if (!(t > 0) || !std::isfinite(t)) bad(path, name + ".real_time", std::to_string(t), "a positive time");
     raw.times[key].push_back(t);
+    // Every thread's CPU time (kernels/pytorch/benchmark_file.py); Google Benchmark's own
+    // cpu_time counts the calling thread only, so it is not read.
+    if (row.contains("process_cpu_time") && row["process_cpu_time"].is_number())
+      raw.cpu_times[key].push_back(row["process_cpu_time"].get<double>() * unit);
   }
   if (raw.times.empty()) bad(path, "benchmarks", "", "at least one timed kernel");
   return raw;

@@ -15,6 +15,7 @@ struct RawBenchmarks {
   std::string path;
   std::map<std::string, std::string> context;      // string-valued context entries
   std::map<KernelKey, std::vector<double>> times;  // seconds, one per repetition
+  std::map<KernelKey, std::vector<double>> cpu_times;  // the process's CPU seconds per call, where timed
   std::vector<std::string> failed;                 // rows the benchmark skipped with an error
 };
 

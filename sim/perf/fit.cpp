@@ -96,7 +96,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   profile.cpu = inputs.cpu;
   profile.gpu = inputs.gpu;
   profile.fitted_by = inputs.fitted_by;
-  std::map<KernelKey, std::vector<double>> times;
+  std::map<KernelKey, std::vector<double>> times, cpu_times;
   for (const auto& file : raw) {
     profile.sources.push_back(file.path);
     // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
@@ -118,6 +118,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                  "fit one profile per machine and per way of timing"});
     }
     for (const auto& [key, t] : file.times) times[key].insert(times[key].end(), t.begin(), t.end());
+    for (const auto& [key, t] : file.cpu_times) cpu_times[key].insert(cpu_times[key].end(), t.begin(), t.end());
   }
   const auto identity = [&profile](const char* key) {
     const auto it = profile.identity.find(key);
@@ -161,6 +162,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   for (auto& [key, t] : times) {
     profile.measured[key] = summarize(t);
+    if (const auto cpu = cpu_times.find(key); cpu != cpu_times.end()) profile.measured[key].cpu_s = summarize(cpu->second).median_s;
     const auto sig = kernels::parse_signature(key.signature);
     const auto f = kernel_features(sig, key.phase);
     auto& g = groups[{sig.op, sig.dtype, key.phase, key.threads}];

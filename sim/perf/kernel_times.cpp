@@ -127,7 +127,7 @@ std::optional<Answer> KernelTimes::from_profile(const kernels::Signature& sig, c
                                                 int threads) const {
   if (auto it = profile_.measured.find({sig.text, phase, threads}); it != profile_.measured.end())
     return Answer{it->second.median_s, spread(it->second), Source::measured,
-                  fmt::format("timed, {} repetitions", it->second.repetitions)};
+                  fmt::format("timed, {} repetitions", it->second.repetitions), it->second.cpu_s};
   if (auto a = by_batch(sig, phase, threads)) return *a;
   if (const FitModel* m = fit(sig, phase, threads)) {
     const double t = predict(*m, features_of(*m, sig, phase));
@@ -210,7 +210,9 @@ Answer KernelTimes::time(const std::string& signature, const std::string& phase,
   if (options_.gpu) carry_to_target_gpu(sig, phase, a);
   if (options_.cpu && a.source != Source::fallback) {
     const auto& cpu = *options_.cpu;
-    a.seconds *= compute_bound(sig, phase) ? cpu.compute_ratio : cpu.clock_ratio;
+    const double ratio = compute_bound(sig, phase) ? cpu.compute_ratio : cpu.clock_ratio;
+    a.seconds *= ratio;
+    a.cpu_seconds *= ratio;
     a.rel_error = std::hypot(a.rel_error, kScalingError);
     a.source = Source::scaled;
     a.basis += "; " + cpu.basis;

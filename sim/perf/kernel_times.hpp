@@ -30,6 +30,7 @@ struct Answer {
   double rel_error = 0;   // one standard deviation, relative
   Source source = Source::measured;
   std::string basis;      // e.g. "timed at n32 and n128"
+  double cpu_seconds = 0;  // a CPU kernel's CPU time, every thread's, where it was timed; 0: unknown
 };
 
 // The CPU a prediction is for, when it is not the calibrated machine; ratios against it.

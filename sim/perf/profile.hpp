@@ -24,6 +24,7 @@ struct Timing {
   double p10_s = 0;
   double p90_s = 0;
   int repetitions = 0;
+  double cpu_s = 0;  // median CPU seconds of the whole process per call, every thread's; 0: not timed
 };
 
 // time = sum_k coefficients[k] * feature_k(kernel), fitted per operator, data type, phase

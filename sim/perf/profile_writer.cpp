@@ -53,9 +53,10 @@ std::string profile_toml(const Profile& p) {
   out += "\n[kernels]\nmeasured = [\n";
   for (const auto& [k, t] : p.measured)
     out += fmt::format("  {{ signature = {}, phase = {}, threads = {}, median_us = {}, p10_us = {}, p90_us = {}, "
-                       "reps = {} }},\n",
+                       "reps = {}{} }},\n",
                        quoted(k.signature), quoted(k.phase), k.threads, number(t.median_s * 1e6),
-                       number(t.p10_s * 1e6), number(t.p90_s * 1e6), t.repetitions);
+                       number(t.p10_s * 1e6), number(t.p90_s * 1e6), t.repetitions,
+                       t.cpu_s > 0 ? ", cpu_us = " + number(t.cpu_s * 1e6) : "");
   out += "]\n";
   for (const auto& m : p.fits) {
     std::vector<std::string> names, coefs;

@@ -53,7 +53,13 @@ struct Builder {
   bool request_thread = false;  // inference called from a thread other than the process's main one
 
   void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
-    plan.calls.push_back({stage, node.name, signature, phase, times.time(signature, phase, threads)});
+    push(stage, node.name, signature, phase, times.time(signature, phase, threads));
+  }
+  // A multi-threaded kernel keeps its threads busy only part of the time (serial parts); a
+  // profile that timed the process's CPU time says how much, else every thread is counted.
+  void push(Stage stage, const std::string& layer, const std::string& signature, const std::string& phase,
+            const Answer& a) {
+    plan.calls.push_back({stage, layer, signature, phase, a, 0.0, a.cpu_seconds > 0 ? a.cpu_seconds : a.seconds * threads});
   }
   // A reorder oneDNN was seen not to need (the tensor already had its layout) is skipped.
   void reorder(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
@@ -142,9 +148,10 @@ struct Builder {
       if (pages == 0) continue;
       Answer a = fresh;
       a.seconds = per_page * double(pages);
+      a.cpu_seconds = 0;  // the reference's is for its own pages
       a.basis = fmt::format("{} pages refaulted (glibc heap model) at {} minus {} per page", pages,
                             to_string(fresh.source), to_string(warm.source));
-      plan.calls.push_back({stage, "heap", first_touch_signature(pages), "refault", a});
+      push(stage, "heap", first_touch_signature(pages), "refault", a);
     }
   }
 
@@ -173,6 +180,7 @@ StepTotals StepPlan::totals() const {
     t.seconds_by_source[c.answer.source] += c.answer.seconds;
     sigma += c.answer.rel_error * c.answer.seconds;
     t.launch_wait_s += c.launch_wait_s;
+    t.cpu_seconds += c.cpu_s;
   }
   // The band is the kernels'; the host's waits are taken as they are.
   t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds) + t.launch_wait_s;
@@ -201,7 +209,7 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
   for (auto it = graph.nodes().rbegin(); it != graph.nodes().rend(); ++it) b.backward(*it);
   b.gradient_sums();
   const std::string update = optimizer_signature(optimizer, graph, graph::DataType::fp32);
-  b.plan.calls.push_back({Stage::update, "optimizer", update, "update", times.time(update, "update", threads)});
+  b.push(Stage::update, "optimizer", update, "update", times.time(update, "update", threads));
   if (rules.host_allocator == "glibc") b.heap_refaults(optimizer);
   return std::move(b.plan);
 }

@@ -26,6 +26,7 @@ struct KernelCall {
   std::string phase;
   Answer answer;
   double launch_wait_s = 0;  // the device idle before it, waiting for the host to launch it (launch.hpp)
+  double cpu_s = 0;          // a CPU kernel's core-seconds: as timed, else its time on every thread
   // How long it holds its device's stream: the wait, then the kernel.
   double device_seconds() const { return launch_wait_s + answer.seconds; }
 };
@@ -35,6 +36,7 @@ struct StepTotals {
   double launch_wait_s = 0;  // the device idle waiting for its host
   double p10_seconds = 0;   // band: errors taken as fully correlated, the cautious choice
   double p90_seconds = 0;
+  double cpu_seconds = 0;   // CPU kernels' core-seconds (KernelCall::cpu_s)
   std::map<Source, double> seconds_by_source;
 };
 

@@ -57,10 +57,11 @@ void read_kernel(TableReader& r, perf::Profile& p) {
   const auto p10 = r.number("p10_us", 0, kMaxMicroseconds, true);
   const auto p90 = r.number("p90_us", 0, kMaxMicroseconds, true);
   const auto reps = r.integer("reps", 1, 1 << 20, true);
+  const auto cpu = r.number("cpu_us", 0, kMaxMicroseconds);
   r.finish();
   if (signature && phase && threads && median && p10 && p90 && reps)
     p.measured[{*signature, *phase, static_cast<int>(*threads)}] = {*median * 1e-6, *p10 * 1e-6, *p90 * 1e-6,
-                                                                    static_cast<int>(*reps)};
+                                                                    static_cast<int>(*reps), cpu.value_or(0) * 1e-6};
 }
 
 void read_fit(TableReader& r, perf::Profile& p) {

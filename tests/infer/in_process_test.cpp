@@ -8,9 +8,10 @@
 namespace dlsim::infer {
 namespace {
 
-perf::StepPlan forward_of(double seconds) {
+// One kernel of `seconds` that keeps `cpu_s` core-seconds busy (0: as the plan left it).
+perf::StepPlan forward_of(double seconds, double cpu_s = 0) {
   perf::StepPlan plan;
-  plan.calls.push_back({perf::Stage::forward, "net", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}});
+  plan.calls.push_back({perf::Stage::forward, "net", "sig", "fwd", {seconds, 0.0, perf::Source::measured, ""}, 0.0, cpu_s});
   return plan;
 }
 
@@ -22,13 +23,14 @@ TEST(InProcess, OneClientWaitsOnlyForItsOwnForwardPass) {
 }
 
 TEST(InProcess, TheForwardPassesKeepTheirThreadsCoresBusy) {
-  // 2 threads of 4 cores for the whole 50 ms: half the host; on a GPU, nothing of it.
-  const auto r = simulate_in_process(forward_of(10e-3), {4, 2, 1, 5});
+  // 2 threads of 4 cores for the whole 50 ms (the plan's 20 ms of core time a pass): half
+  // the host; on a GPU, nothing of it.
+  const auto r = simulate_in_process(forward_of(10e-3, 20e-3), {4, 2, 1, 5});
   std::printf("2 of 4 cores computing: expected CPU busy 0.5, simulated %.6f\n",
               r.server_cpu_s / (r.server_cores * r.makespan_s));
   EXPECT_NEAR(r.server_cpu_s, 0.1, 1e-9);
   EXPECT_EQ(r.server_cores, 4);
-  EXPECT_EQ(simulate_in_process(forward_of(10e-3), {4, 2, 1, 5, true}).server_cpu_s, 0);
+  EXPECT_EQ(simulate_in_process(forward_of(10e-3, 20e-3), {4, 2, 1, 5, true}).server_cpu_s, 0);
 }
 
 TEST(InProcess, ConcurrentClientsQueueForTheOneWorker) {

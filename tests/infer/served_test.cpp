@@ -217,7 +217,7 @@ TEST(Served, LocallyTheProtocolsAndTheForwardPassesAreTheHostsCpuTime) {
   s.cluster.gpus_per_node = 0;
   s.cluster.host_cores = 4;
   s.gpus_per_server = 0;
-  s.forward_threads = 2;
+  s.forward_cpu_s = {2 * 50e-3};
   const InferenceResult local = simulate_served(s);
   std::printf("local on a CPU: expected 1.208 core-s, simulated %.6f\n", local.server_cpu_s);
   EXPECT_NEAR(local.server_cpu_s, 1.208, 1e-6);

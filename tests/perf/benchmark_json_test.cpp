@@ -12,16 +12,22 @@ const char* kRaw = R"({
     {"name": "relu fp32 n2 e8 | threads=1 | fwd/real_time", "run_type": "iteration", "real_time": 10, "time_unit": "us"},
     {"name": "relu fp32 n2 e8 | threads=1 | fwd/real_time", "run_type": "iteration", "real_time": 12, "time_unit": "us"},
     {"name": "relu fp32 n2 e8 | threads=1 | fwd/real_time", "run_type": "iteration", "real_time": 14, "time_unit": "us"},
+    {"name": "relu fp32 n2 e8 | threads=2 | fwd", "run_type": "iteration", "real_time": 8, "process_cpu_time": 13, "cpu_time": 7, "time_unit": "us"},
     {"name": "relu fp32 n2 e8 | threads=1 | fwd/real_time_median", "run_type": "aggregate", "real_time": 12, "time_unit": "us"},
     {"name": "conv2d fp32 n1 | threads=2 | error", "run_type": "iteration", "error_occurred": true, "error_message": "no"}
   ]})";
 
 TEST(BenchmarkJson, ReadsRepetitionsAndSkipsAggregatesAndErrors) {
   const auto raw = parse_benchmark_json(kRaw, "raw.json");
-  ASSERT_EQ(raw.times.size(), 1u);
+  ASSERT_EQ(raw.times.size(), 2u);
   const auto& t = raw.times.at({"relu fp32 n2 e8", "fwd", 1});
   ASSERT_EQ(t.size(), 3u);
   EXPECT_DOUBLE_EQ(t[0], 10e-6);
+  // The process's CPU time where the row has it; Google Benchmark's cpu_time (the calling
+  // thread's) is not read.
+  EXPECT_EQ(raw.cpu_times.count({"relu fp32 n2 e8", "fwd", 1}), 0u);
+  ASSERT_EQ(raw.cpu_times.at({"relu fp32 n2 e8", "fwd", 2}).size(), 1u);
+  EXPECT_DOUBLE_EQ(raw.cpu_times.at({"relu fp32 n2 e8", "fwd", 2})[0], 13e-6);
   EXPECT_EQ(raw.context.at("cpu_model"), "Test CPU");
   EXPECT_EQ(raw.context.count("num_cpus"), 0u);  // only string context is kept
   ASSERT_EQ(raw.failed.size(), 1u);

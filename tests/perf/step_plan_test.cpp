@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "graph/kernel_signature.hpp"
 #include "graph/zoo.hpp"
 #include "perf/step_allocations.hpp"
 #include "perf/step_plan.hpp"
@@ -73,6 +74,25 @@ TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
   EXPECT_EQ(count(served, "infer"), 20u);                // the convolutions
   EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), kInferOnRequestThread), 0u);
   EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), kInferOnRequestThread), 0u);
+}
+
+TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
+  // ResNet-18's first convolution timed with 1.5 core-ms of CPU time in 1 ms on two
+  // threads; every other kernel priced by the roofline, its CPU time counted on both.
+  Profile profile;
+  const auto g = graph::zoo_model("resnet18");
+  const std::string conv1 = graph::kernel_signature(g, g.nodes()[1], 8, graph::DataType::fp32);
+  profile.measured[{conv1, "fwd", 2}] = {1e-3, 1e-3, 1e-3, 5, 1.5e-3};
+  const auto times = any_kernel(profile);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  const StepPlan plan = inference_plan(g, 8, 2, times, rules);
+  EXPECT_EQ(std::count_if(plan.calls.begin(), plan.calls.end(), [&](const KernelCall& c) { return c.signature == conv1; }), 1);
+  for (const auto& c : plan.calls)
+    EXPECT_DOUBLE_EQ(c.cpu_s, c.signature == conv1 ? 1.5e-3 : 2 * c.answer.seconds) << c.signature;
+  double sum = 0;
+  for (const auto& c : plan.calls) sum += c.cpu_s;
+  EXPECT_DOUBLE_EQ(plan.totals().cpu_seconds, sum);
 }
 
 TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {

@@ -18,6 +18,7 @@ TEST(ProfileReader, ReadsBackWhatTheWriterWrote) {
   p.identity["cpu_model"] = "Test";
   p.framework.pointwise_conv_blas_below_batch = 8;
   p.measured[{"relu fp32 n2 e8", "fwd", 2}] = {10e-6, 9e-6, 12.5e-6, 5};
+  p.measured[{"relu fp32 n2 e8", "infer", 2}] = {10e-6, 9e-6, 12.5e-6, 5, 15e-6};  // its CPU time too
   p.fits.push_back({"relu", "fp32", "fwd", 2, {"one", "bytes"}, {1e-6, 2.5e-11}, 0.125, 7});
   const std::string text = perf::profile_toml(p);
   const perf::Profile q = parse_profile(text, "p.toml");
@@ -29,6 +30,8 @@ TEST(ProfileReader, ReadsBackWhatTheWriterWrote) {
   const auto& t = q.measured.at({"relu fp32 n2 e8", "fwd", 2});
   EXPECT_NEAR(t.median_s, 10e-6, 1e-15);
   EXPECT_NEAR(t.p90_s, 12.5e-6, 1e-15);
+  EXPECT_EQ(t.cpu_s, 0);
+  EXPECT_NEAR(q.measured.at({"relu fp32 n2 e8", "infer", 2}).cpu_s, 15e-6, 1e-15);
   ASSERT_EQ(q.fits.size(), 1u);
   EXPECT_EQ(q.fits[0].coefficients, p.fits[0].coefficients);
   EXPECT_EQ(q.fits[0].points, 7);
