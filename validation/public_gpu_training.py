@@ -38,7 +38,8 @@ def catalog_gpu(text):
 
 # The source's platform -> the catalog instance, where the catalog has it.
 INSTANCES = {"AWS p2.8xlarge": "p2.8xlarge", "AWS p2.xlarge": "p2.xlarge",
-             "GCE n1-standard-32-k80x8": "gcp-n1-standard-32-k80x8", "DGX-1": "dgx-1-p100"}
+             "GCE n1-standard-32-k80x8": "gcp-n1-standard-32-k80x8", "DGX-1": "dgx-1-p100",
+             "CSCS Piz Daint XC50 node": "cscs-piz-daint-xc50"}
 
 
 def strategy(row):
