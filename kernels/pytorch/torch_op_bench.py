@@ -12,8 +12,8 @@ batch norm to PyTorch's native kernels, convolutions to oneDNN on plain NCHW ten
 reorders around them, and every operator allocates its output.  The operators are timed
 from warm heap memory, without page faults (steady_state_allocator); the pages a whole
 step or pass faults are priced apart (first_touch) by dlsim's heap model.  Timing the
-operators themselves captures those paths on whatever machine and PyTorch build this runs on,
-without a rule per case.  Each phase is what autograd runs:
+operators themselves captures those paths on whatever machine and PyTorch build this
+runs on, without a rule per case.  Each phase is what autograd runs:
   fwd          the operator on inputs that require grad, as training calls it; in place
                for the ReLU family and additions
   infer        the operator under no_grad in eval mode, as inference calls it (both
@@ -197,10 +197,10 @@ def first_touch(sig):
     """Writing n pages of e fp32 elements into a fresh mapping ("fresh": the pages faulted,
     zeroed by the kernel, written, unmapped) and into memory already resident ("warm").
     Their difference is what a page costs when a training step's or an inference pass's
-    heap is trimmed and regrown (sim/perf/step_allocations.hpp).  The fresh phase maps its own private pages:
-    a 128 MiB tensor from the allocator sometimes comes out of free heap space (the heap
-    steady_state_allocator grows is never trimmed) and faults nothing: one calibration in
-    three here measured fresh as fast as warm."""
+    heap is trimmed and regrown (sim/perf/step_allocations.hpp).  The fresh phase maps its
+    own private pages: a 128 MiB tensor from the allocator sometimes comes out of free heap
+    space (the heap steady_state_allocator grows is never trimmed) and faults nothing: one
+    calibration in three here measured fresh as fast as warm."""
     elements = get(sig, "n") * get(sig, "e")
     warm = torch.empty(elements)
 

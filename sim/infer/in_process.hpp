@@ -41,10 +41,10 @@ struct InferenceResult {
   // Host cores kept busy, in core-seconds, and the cores there are: the server machines'
   // (in-process: the one host's) and, for a remote deployment, the client machines'
   // (client_cores 0 otherwise).  Counted: forward passes on a CPU (their kernels' CPU time
-  // where the profile timed it, else seconds times threads),
-  // loading and decoding, and each message's protocol work on both its ends (per-request
-  // latency and per-byte cost of the stack, as the protocol calibration measured them on a
-  // machine's cores).  Not counted: the host thread that drives a GPU, disk waits.
+  // where the profile timed it, else seconds times threads), loading and decoding, and
+  // each message's protocol work on both its ends (per-request latency and per-byte cost
+  // of the stack, as the protocol calibration measured them on a machine's cores).  Not
+  // counted: the host thread that drives a GPU, disk waits.
   double server_cpu_s = 0, client_cpu_s = 0;
   int server_cores = 0, client_cores = 0;
 };

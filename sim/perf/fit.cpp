@@ -162,7 +162,8 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   for (auto& [key, t] : times) {
     profile.measured[key] = summarize(t);
-    if (const auto cpu = cpu_times.find(key); cpu != cpu_times.end()) profile.measured[key].cpu_s = summarize(cpu->second).median_s;
+    if (const auto cpu = cpu_times.find(key); cpu != cpu_times.end())
+      profile.measured[key].cpu_s = summarize(cpu->second).median_s;
     const auto sig = kernels::parse_signature(key.signature);
     const auto f = kernel_features(sig, key.phase);
     auto& g = groups[{sig.op, sig.dtype, key.phase, key.threads}];

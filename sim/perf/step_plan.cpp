@@ -59,7 +59,8 @@ struct Builder {
   // profile that timed the process's CPU time says how much, else every thread is counted.
   void push(Stage stage, const std::string& layer, const std::string& signature, const std::string& phase,
             const Answer& a) {
-    plan.calls.push_back({stage, layer, signature, phase, a, 0.0, a.cpu_seconds > 0 ? a.cpu_seconds : a.seconds * threads});
+    const double cpu_s = a.cpu_seconds > 0 ? a.cpu_seconds : a.seconds * threads;
+    plan.calls.push_back({stage, layer, signature, phase, a, 0.0, cpu_s});
   }
   // A reorder oneDNN was seen not to need (the tensor already had its layout) is skipped.
   void reorder(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {

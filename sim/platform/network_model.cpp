@@ -15,8 +15,9 @@ std::vector<std::string> simgrid_config(const NetworkModelConfig& c) {
       fmt::format("network/TCP-gamma:{}", c.tcp_gamma_bytes),
       // Every flow of a step shares some link with the others, so each event re-solves
       // most of the sharing anyway, and the lazy bookkeeping only costs: the full solve
-      // simulated a 1,024-GPU ResNet-50 step 15-17% faster (ring 120 -> 102 ms, parameter
-      // server 4.9 -> 4.0 s; bench/simulation_speed.cpp), the validation table unchanged.
+      // simulated a 1,024-GPU ResNet-50 step 15-17% faster (ring 120 -> 102 ms; parameter
+      // servers with a node's workers as one, 4.9 -> 4.0 s; bench/simulation_speed.cpp),
+      // the validation table unchanged.
       "network/optim:Full",
   };
 }

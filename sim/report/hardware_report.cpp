@@ -46,9 +46,8 @@ ordered_json to_json(const hardware::BillingRule& b) {
 }
 
 ordered_json to_json(const hardware::Instance& i) {
-  return {{"kind", "instance"}, {"name", i.name}, {"provider", i.provider}, {"vcpus", i.vcpus}, {"vcpus_per_core", i.vcpus_per_core},
-          {"cpu", i.cpu},
-          {"memory_bytes", i.memory_bytes}, {"gpu", i.gpu}, {"gpus", i.gpus},
+  return {{"kind", "instance"}, {"name", i.name}, {"provider", i.provider}, {"vcpus", i.vcpus},
+          {"vcpus_per_core", i.vcpus_per_core}, {"cpu", i.cpu}, {"memory_bytes", i.memory_bytes}, {"gpu", i.gpu}, {"gpus", i.gpus},
           {"gpus_per_pcie_switch", i.gpus_per_pcie_switch}, {"nvlink", i.nvlink}, {"nic", i.nic},
           {"price_usd_per_hour", i.price_usd_per_hour}, {"price_date", i.price_date}, {"billing", i.billing},
           {"source", i.source}};

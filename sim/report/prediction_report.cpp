@@ -144,7 +144,8 @@ std::string prediction_table(const ordered_json& run) {
     if (run.contains("server_queue_peak"))
       out += fmt::format("  at most {} requests ({}) held by the servers at once\n",
                          run["server_queue_peak"]["requests"].get<int>(),
-                         format_bytes(run["server_queue_peak"]["bytes"].get<double>()));    if (run.contains("cpu_utilization")) {
+                         format_bytes(run["server_queue_peak"]["bytes"].get<double>()));
+    if (run.contains("cpu_utilization")) {
       const auto& c = run["cpu_utilization"];
       out += fmt::format("  CPU busy: server machines {:.0f}%", 100 * c["server_machines"].get<double>());
       if (c.contains("client_machines"))

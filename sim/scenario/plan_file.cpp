@@ -23,10 +23,11 @@ PlanSpec load_plan(const std::string& path) {
     written = *list;
   }
   for (const auto& s : written) {
-    if (!std::filesystem::is_regular_file(resolve(s)))
-      top.problem("scenario", s, fmt::format("names a scenario file that does not exist ({})", resolve(s)),
+    const std::string file = resolve(s);
+    if (!std::filesystem::is_regular_file(file))
+      top.problem("scenario", s, fmt::format("names a scenario file that does not exist ({})", file),
                   "paths are relative to the plan file's folder");
-    if (written.size() > 1) p.alternatives.emplace_back(s, resolve(s));
+    if (written.size() > 1) p.alternatives.emplace_back(s, file);
   }
   if (!written.empty()) p.scenario = resolve(written.front());
   p.goal = top.choice("goal", {"cheapest", "fastest"}).value_or(p.goal);

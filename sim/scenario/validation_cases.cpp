@@ -80,9 +80,10 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
   for (auto [key, list] : {std::pair{"where", &where}, std::pair{"set", &sets}})
     if (const auto* t = r.table(key))
       for (const auto& [k, v] : *t) {
-        if (v.is_string()) list->emplace_back(std::string(k.str()), v.value_or(std::string()));
-        else if (v.is_boolean() || v.is_integer() || v.is_floating_point()) list->emplace_back(std::string(k.str()), show(v));
-        else r.problem(std::string(key) + "." + std::string(k.str()), show(v), "a string, number or boolean");
+        const std::string name(k.str());
+        if (v.is_string()) list->emplace_back(name, v.value_or(std::string()));
+        else if (v.is_boolean() || v.is_integer() || v.is_floating_point()) list->emplace_back(name, show(v));
+        else r.problem(std::string(key) + "." + name, show(v), "a string, number or boolean");
       }
   if (band && band->size() != 2) r.problem("band", "", "[P10 column, P90 column]");
   r.finish();
