@@ -1,7 +1,8 @@
 #pragma once
 // Turns raw benchmark files into a profile: measured times per kernel, and per operator,
 // phase and thread count a linear model of time over the kernel's features, fitted with
-// Eigen by least squares on relative error, coefficients kept non-negative.
+// Eigen by least squares on log(predicted / measured) (Gauss-Newton from the least
+// squares on relative error), coefficients kept non-negative.
 #include <vector>
 
 #include "perf/benchmark_json.hpp"

@@ -28,8 +28,9 @@ struct Timing {
 };
 
 // time = sum_k coefficients[k] * feature_k(kernel), fitted per operator, data type, phase
-// and thread count by least squares on relative error.  loo_error is the root mean square relative
-// error of leave-one-out predictions: the known error of an answer from this model.
+// and thread count by least squares on log(predicted / measured).  loo_error is the root mean
+// square of leave-one-out log errors (relative errors, for small ones): the known error of an
+// answer from this model.
 struct FitModel {
   std::string op;
   std::string dtype = "fp32";

@@ -49,6 +49,25 @@ TEST(Fit, LeaveOneOutErrorReportsScatter) {
   EXPECT_LT(m.loo_error, 0.4);
 }
 
+TEST(Fit, ScatterLeavesPredictionsUnbiasedInLogTerms) {
+  // Kernels scattered by factors of 1.5 either way around t = 10 us + x ns: least squares
+  // on relative error would shrink the model (an overestimate costs more than the matching
+  // underestimate); on log error the scatter cancels, since scaling every coefficient
+  // stays in the model, so the mean log ratio is zero and the slope comes back.
+  std::vector<std::vector<double>> x;
+  std::vector<double> y;
+  for (int i = 1; i <= 40; ++i) {
+    const double work = 1e3 * i * i;
+    x.push_back({1, work});
+    y.push_back((10e-6 + work * 1e-9) * (i % 2 ? 1.5 : 1 / 1.5));
+  }
+  const FitModel m = fit_model(x, y, {"one", "bytes"});
+  double mean_log = 0;
+  for (size_t i = 0; i < y.size(); ++i) mean_log += std::log(predict(m, x[i]) / y[i]) / double(y.size());
+  EXPECT_NEAR(mean_log, 0.0, 1e-6);
+  EXPECT_NEAR(m.coefficients[1] / 1e-9, 1.0, 0.1);
+}
+
 RawBenchmarks relu_timings(const std::string& path, const std::string& framework) {
   RawBenchmarks raw;
   raw.path = path;
