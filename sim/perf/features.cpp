@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "perf/glibc_heap.hpp"
+
 namespace dlsim::perf {
 namespace {
 
@@ -99,7 +101,11 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   if (s.op == "conv2d") return conv(s, phase);
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
-  if (s.op == "transfer") return {0, double(s.get("b"))};  // a message: its payload's bytes
+  if (s.op == "transfer") {  // a message: its payload's bytes
+    Features f{0, double(s.get("b"))};
+    if (s.get("b") >= GlibcHeap::kMaxMmapThreshold) f.mapped_bytes = f.bytes;
+    return f;
+  }
   if (s.op == "decode") return {0, 3.0 * double(s.get("w")) * double(s.get("h"))};  // an image: its pixels' bytes
   if (is_optimizer(s.op)) {
     // Per element: FLOPs and words read or written by the update (weights, gradient, state).
@@ -120,12 +126,14 @@ bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_mome
 std::vector<std::string> model_features(const std::string& op) {
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes"};
   if (op == "linear") return {"one", "flops", "bytes"};
+  if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op)) return {"one", "bytes", "tensors"};
   return {"one", "bytes"};
 }
 
 namespace {
-const char* const kFeatureNames[] = {"one", "flops", "direct_flops", "winograd_flops", "bytes", "tensors"};
+const char* const kFeatureNames[] = {"one",   "flops",   "direct_flops", "winograd_flops",
+                                     "bytes", "tensors", "mapped_bytes"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -145,6 +153,7 @@ double feature_value(const Features& f, const std::string& name) {
   if (name == "winograd_flops") return f.winograd_flops;
   if (name == "bytes") return f.bytes;
   if (name == "tensors") return f.tensors;
+  if (name == "mapped_bytes") return f.mapped_bytes;
   throw std::invalid_argument("unknown model feature '" + name + "'");
 }
 

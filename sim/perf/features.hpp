@@ -19,12 +19,18 @@ struct Features {
   // which GPU libraries run by Winograd's algorithm at a fraction of its nominal FLOPs
   // (cuDNN's WINOGRAD algorithms, forward and both backward phases); 0 for the rest.
   double winograd_flops = 0;
+  // Messages (transfers): the bytes of one so large that glibc's malloc maps its buffer
+  // afresh every time (at least its largest mmap threshold, 32 MiB), faulting every page:
+  // a protocol stack's cost per byte doubles or triples there (64 MiB payloads against
+  // 1-16 MiB ones, every stack calibrated in calibration/profiles/protocols/).
+  double mapped_bytes = 0;
 };
 
 bool is_optimizer(const std::string& op);
 
-// The features a fitted model may use: "one", "flops", "bytes", "tensors", and for
-// convolutions "direct_flops" (flops - winograd_flops) and "winograd_flops".
+// The features a fitted model may use: "one", "flops", "bytes", "tensors", for
+// convolutions "direct_flops" (flops - winograd_flops) and "winograd_flops", for
+// messages "mapped_bytes".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
@@ -34,7 +40,8 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // The features a fitted model of this operator uses: convolutions {"one", "direct_flops",
 // "winograd_flops", "bytes"} (a per-FLOP cost of their own for the shapes Winograd can
 // run, which cost less per nominal FLOP than a 1x1 or 7x1 kernel), linear layers
-// {"one", "flops", "bytes"}, memory-bound operators {"one", "bytes"}.  Profiles fitted
+// {"one", "flops", "bytes"}, messages {"one", "bytes", "mapped_bytes"}, memory-bound
+// operators {"one", "bytes"}.  Profiles fitted
 // before the split keep "flops" for convolutions and are read as they were written.
 std::vector<std::string> model_features(const std::string& op);
 

@@ -9,7 +9,6 @@ namespace {
 constexpr int64_t kMinChunk = 32;
 constexpr int64_t kAlignment = 64;                   // c10's CPU allocator
 constexpr int64_t kTopPad = 128 << 10;               // M_TOP_PAD
-constexpr int64_t kMaxDynamicThreshold = 32 << 20;   // DEFAULT_MMAP_THRESHOLD_MAX on 64-bit
 constexpr int64_t kConsolidateAbove = 64 << 10;      // FASTBIN_CONSOLIDATION_THRESHOLD
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
@@ -67,7 +66,7 @@ void GlibcHeap::free(int64_t handle) {
   const Block block = it->second;
   live_.erase(it);
   if (block.offset < 0) {
-    if (block.size > mmap_threshold_ && block.size <= kMaxDynamicThreshold) {
+    if (block.size > mmap_threshold_ && block.size <= kMaxMmapThreshold) {
       mmap_threshold_ = block.size;
       trim_threshold_ = 2 * block.size;
     }

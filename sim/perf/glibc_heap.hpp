@@ -24,6 +24,8 @@ namespace dlsim::perf {
 class GlibcHeap {
  public:
   static constexpr int64_t kPage = 4096;
+  // DEFAULT_MMAP_THRESHOLD_MAX on 64-bit: requests this large always get a fresh mapping.
+  static constexpr int64_t kMaxMmapThreshold = int64_t{32} << 20;
 
   struct Allocation {
     int64_t handle = 0;         // for free()

@@ -33,6 +33,17 @@ TEST(Features, OtherConvolutionsAreDirect) {
   }
 }
 
+TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
+  const auto message = [](int64_t bytes) {
+    return kernel_features(kernels::parse_signature("transfer u8 b" + std::to_string(bytes) + " grpc"), "push");
+  };
+  EXPECT_EQ(message(16 << 20).mapped_bytes, 0);
+  EXPECT_EQ(message((32 << 20) - 1).mapped_bytes, 0);
+  EXPECT_DOUBLE_EQ(message(32 << 20).mapped_bytes, 32 << 20);
+  EXPECT_DOUBLE_EQ(feature_value(message(64 << 20), "mapped_bytes"), 64 << 20);
+  EXPECT_EQ(model_features("transfer"), (std::vector<std::string>{"one", "bytes", "mapped_bytes"}));
+}
+
 TEST(Features, AConvolutionFitPricesWinogradShapesApart) {
   // A library that runs 3x3 stride-1 filters at 2.25x the nominal rate of the others
   // (Winograd F(2x2, 3x3)): one price per FLOP cannot fit both; the split recovers each.
