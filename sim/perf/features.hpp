@@ -41,8 +41,8 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // "winograd_flops", "bytes"} (a per-FLOP cost of their own for the shapes Winograd can
 // run, which cost less per nominal FLOP than a 1x1 or 7x1 kernel), linear layers
 // {"one", "flops", "bytes"}, messages {"one", "bytes", "mapped_bytes"}, memory-bound
-// operators {"one", "bytes"}.  Profiles fitted
-// before the split keep "flops" for convolutions and are read as they were written.
+// operators {"one", "bytes"}.  Profiles fitted before the split keep "flops" for
+// convolutions and are read as they were written.
 std::vector<std::string> model_features(const std::string& op);
 
 // Elements an element-wise, pooling, normalisation or optimizer kernel writes (its

@@ -90,7 +90,7 @@ FitModel fit_model(const std::vector<std::vector<double>>& x, const std::vector<
     const Eigen::VectorXd previous = s.coef;
     const size_t kept = active.size();
     s = solve_non_negative(x, active, p0.cwiseInverse(), b);
-    if (active.size() == kept && (s.coef - previous).cwiseAbs().maxCoeff() <= 1e-9 * previous.cwiseAbs().maxCoeff())
+    if (active.size() == kept && ((s.coef - previous).cwiseAbs().array() <= 1e-9 * previous.cwiseAbs().array()).all())
       break;
   }
   FitModel model;

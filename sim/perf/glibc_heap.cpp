@@ -7,9 +7,9 @@ namespace dlsim::perf {
 namespace {
 
 constexpr int64_t kMinChunk = 32;
-constexpr int64_t kAlignment = 64;                   // c10's CPU allocator
-constexpr int64_t kTopPad = 128 << 10;               // M_TOP_PAD
-constexpr int64_t kConsolidateAbove = 64 << 10;      // FASTBIN_CONSOLIDATION_THRESHOLD
+constexpr int64_t kAlignment = 64;               // c10's CPU allocator
+constexpr int64_t kTopPad = 128 << 10;           // M_TOP_PAD
+constexpr int64_t kConsolidateAbove = 64 << 10;  // FASTBIN_CONSOLIDATION_THRESHOLD
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t pages(int64_t bytes) { return (bytes + GlibcHeap::kPage - 1) / GlibcHeap::kPage; }
