@@ -1,5 +1,6 @@
 #include "cli/predict.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -255,8 +256,10 @@ std::string serving_protocol_profile(const scenario::RunSpec& spec) {
   return s.protocol_profile;
 }
 
-// A protocol's cost per request and per byte (its profile's push fit), carried to the
-// instance's CPU by clock; says what it assumed in `notes`.
+// A protocol's cost per request and per byte (its profile's push fit: "one" and "bytes";
+// a simulated link is linear, so the further cost of messages glibc maps afresh,
+// "mapped_bytes", is left out), carried to the instance's CPU by clock; says what it
+// assumed in `notes`.
 struct RpcCosts {
   double latency_s = 0;
   double bytes_per_s = 0;
@@ -274,8 +277,14 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
   RpcCosts c;
   c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
   const double clock = from && c.cpu ? from->base_clock_Hz / c.cpu->base_clock_Hz : 1.0;
-  c.latency_s = push->coefficients[0] * clock;
-  c.bytes_per_s = 1 / (push->coefficients[1] * clock);
+  const auto coefficient = [&](const std::string& feature) {
+    const auto it = std::find(push->features.begin(), push->features.end(), feature);
+    return it == push->features.end() ? 0.0 : push->coefficients[size_t(it - push->features.begin())];
+  };
+  if (!(coefficient("bytes") > 0))
+    throw UnrunnableError("the protocol profile " + path + "'s push fit has no cost per byte");
+  c.latency_s = coefficient("one") * clock;
+  c.bytes_per_s = 1 / (coefficient("bytes") * clock);
   notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}, by clock to {})",
                        notes.empty() ? "" : "; ", protocol.framework.name, format_time(c.latency_s), c.bytes_per_s / 1e9,
                        protocol.machine, protocol.cpu, c.cpu ? c.cpu->name : "the same CPU");
