@@ -19,7 +19,9 @@ the synchronous ones again and is not measured.  Inputs are FP32 batches already
 answers are the logits.  Every deployment's model runs in a process of its own, started
 for the configuration (in-process too: glibc's heap carries what a process ran before, and
 inference after other work in one process can run a third faster than in a fresh one,
-validation/data/README.md).  Each configuration: warm-up requests, then REQUESTS timed ones;
+validation/data/README.md).  Each configuration: warm-up requests, then timed ones, at least
+REQUESTS of them and at least IMAGES images (24 batch-1 requests take under a second here,
+and runs that short differed by up to 17% from one campaign to the next);
 throughput = images answered / time from the first send to the last answer; latency per
 request from send to answer (P50/P90/P99 over the timed requests).  CPU: the seconds the
 server process and the client process (this harness; in-process, the one process) spent on
@@ -150,6 +152,11 @@ def timed_requests(send, count, in_flight):
     return time.perf_counter() - start, latencies
 
 
+def request_count(args, batch):
+    """Timed requests for one configuration: --requests, or more to reach --images images."""
+    return max(args.requests, -(-args.images // batch))
+
+
 def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
     server, host, port = start_server(args, deployment, protocol)
     try:
@@ -173,7 +180,7 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
                         idle.append(client)
         timed_requests(send, 2 * concurrency, concurrency)  # warm-up: connections, allocator
         server_cpu, client_cpu = process_cpu_s(server.pid), own_cpu_s()
-        elapsed, latencies = timed_requests(send, args.requests, concurrency)
+        elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency)
         cpu = {"server": process_cpu_s(server.pid) - server_cpu, "client": own_cpu_s() - client_cpu}
         for c in clients:
             c.close()
@@ -186,7 +193,7 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
 def measure_in_process(args, batch):
     """The in-process deployment in a fresh process of its own; (seconds, latencies)."""
     command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
-               "--server-threads", str(args.server_threads), "--batch", str(batch), "--requests", str(args.requests)]
+               "--server-threads", str(args.server_threads), "--batch", str(batch), "--requests", str(request_count(args, batch))]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
     return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}
 
@@ -233,6 +240,7 @@ def main():
     ap.add_argument("--batches", default="1,8,32")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--requests", type=int, default=24)
+    ap.add_argument("--images", type=int, default=0, help="time at least this many images per configuration")
     ap.add_argument("--deployments", default="in-process,local,remote")
     ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
     args = ap.parse_args()
