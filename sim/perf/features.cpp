@@ -32,6 +32,7 @@ Features conv(const kernels::Signature& s, const std::string& phase) {
   const auto& dil = s.list("dil", 2);
   if (r == 3 && q == 3 && g == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1)
     f.winograd_flops = f.flops;
+  f.reduction = phase == "bwd_weights" ? double(n) * oh * ow : double(phase == "bwd_data" ? k : c) / double(g) * r * q;
   return f;
 }
 
@@ -124,7 +125,7 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
 
 std::vector<std::string> model_features(const std::string& op) {
-  if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes"};
+  if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op)) return {"one", "bytes", "tensors"};
@@ -133,7 +134,7 @@ std::vector<std::string> model_features(const std::string& op) {
 
 namespace {
 const char* const kFeatureNames[] = {"one",   "flops",   "direct_flops", "winograd_flops",
-                                     "bytes", "tensors", "mapped_bytes"};
+                                     "bytes", "tensors", "mapped_bytes", "reduction"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -154,6 +155,7 @@ double feature_value(const Features& f, const std::string& name) {
   if (name == "bytes") return f.bytes;
   if (name == "tensors") return f.tensors;
   if (name == "mapped_bytes") return f.mapped_bytes;
+  if (name == "reduction") return f.reduction;
   throw std::invalid_argument("unknown model feature '" + name + "'");
 }
 

@@ -7,7 +7,7 @@
 // scenarios and profiles, not fitted to the study, whose plotted values were lost.
 //
 // Not reproduced, and so not asserted: GPU utilisation near 50% in-process and 75-80% in
-// async gRPC (dlsim predicts 62-82% and 84-97%: the ordering holds, tested below), and the
+// async gRPC (dlsim predicts 63-83% and 87-97%: the ordering holds, tested below), and the
 // async mode's peak memory at 4-4.4 times the synchronous one for long batches (dlsim: 2-3
 // times at 32-64 images, 4 times for short ones).
 #include <string>

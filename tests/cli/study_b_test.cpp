@@ -36,7 +36,7 @@ double run_time_ratio(const std::string& net) {
 }
 
 // "A GPU cuts run time 2-4x (against 12 cores on MNIST)": dlsim predicts 4.1x (1,342 s vs
-// 328 s), just past the study's upper end; the K80's host costs are stated, not measured.
+// 327 s), just past the study's upper end; the K80's host costs are stated, not measured.
 TEST(StudyB, AK80CutsMnistsRunTimeTwoToFourTimesAgainstTwelveCores) {
   const double ratio = run_time_ratio("mnist");
   EXPECT_GE(ratio, 2.0);
@@ -44,7 +44,7 @@ TEST(StudyB, AK80CutsMnistsRunTimeTwoToFourTimesAgainstTwelveCores) {
 }
 
 // "On larger, more demanding data sets cost falls": CIFAR-10's 200 epochs cost less on the
-// K80 than on 12 cores (dlsim: 0.42 vs 4.26 USD, a 90% cut where the study saw up to 50%),
+// K80 than on 12 cores (dlsim: 0.39 vs 4.26 USD, a 91% cut where the study saw up to 50%),
 // and the GPU's gain grows with the job, since the fixed terms weigh less.
 TEST(StudyB, OnTheLargerJobTheGpuCutsTheCostPerRun) {
   const auto cpu = job("cifar10_nc12_cpu"), gpu = job("cifar10_nc6_k80");
