@@ -87,7 +87,9 @@ TEST(StudyA, InProcessWithoutFilesIsFarFaster) {
     const double ratio = images_per_s(predict("in_process", b, {"serving.input=\"tensors\""})) /
                          images_per_s(predict("in_process", b));
     EXPECT_GT(ratio, 1.0) << "b" << b;
-    if (b >= 8) EXPECT_GE(ratio, 1.4) << "b" << b;
+    if (b >= 8) {
+      EXPECT_GE(ratio, 1.4) << "b" << b;
+    }
   }
 }
 
