@@ -13,7 +13,11 @@ repetition gives one images/s figure, and the row reports their median, P10 and 
 Every row is measured in a process of its own, as a training job or a server runs: glibc's
 heap carries what a process ran before (its dynamic mmap threshold and its grown, untrimmed
 top), and inference after training in one process ran 11-36% faster on the Zen 5 VM than
-in a fresh one (ResNet-50 batch 4 on two threads: 36.3 against 23.2 images/s).
+in a fresh one (ResNet-50 batch 4 on two threads: 36.3 against 23.2 images/s).  With
+--processes N each row is measured in N fresh processes one after another and reports the
+median of their medians, P10 and P90 over every repetition of them all: on two threads
+the Zen 5 VM runs a process 50% faster or slower than the one before it (MobileNet-v2 at
+batch 8, 94 to 142 ms a pass), steadily within each.
 """
 import argparse
 import csv
@@ -122,7 +126,7 @@ def measure(name, mode, batch, threads, reps, steps, warmup):
     rates.sort()
     q = statistics.quantiles(rates, n=10, method="inclusive") if len(rates) > 1 else [rates[0]] * 9
     return {"optimizer": optimizer_name, "images_per_s": statistics.median(rates), "images_per_s_p10": q[0],
-            "images_per_s_p90": q[8], "reps": reps, "steps_per_rep": steps}
+            "images_per_s_p90": q[8], "reps": reps, "steps_per_rep": steps, "rates": rates}
 
 
 def measure_row(name, mode, batch, threads, reps, quick):
@@ -131,6 +135,23 @@ def measure_row(name, mode, batch, threads, reps, quick):
     steps = 1 if quick else max(1, int(2.0 * probe["images_per_s"] / batch))
     reps = 1 if quick else reps or (5 if probe["images_per_s"] > batch else 3)
     return measure(name, mode, batch, threads, reps, steps, 1 if quick else 2)
+
+
+def in_fresh_processes(command, processes):
+    """Runs a --one measurement in `processes` fresh processes; the row of their median."""
+    runs = []
+    for _ in range(processes):
+        result = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True)
+        runs.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    row = dict(runs[0])
+    rates = sorted(rate for r in runs for rate in r.pop("rates"))
+    row.pop("rates", None)
+    row["images_per_s"] = statistics.median(r["images_per_s"] for r in runs)
+    if len(rates) > 1:
+        q = statistics.quantiles(rates, n=10, method="inclusive")
+        row["images_per_s_p10"], row["images_per_s_p90"] = q[0], q[8]
+    row["processes"] = processes
+    return row
 
 
 def main():
@@ -142,6 +163,7 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--modes", default="train,infer")
     ap.add_argument("--reps", type=int, default=0, help="default: 5, or 3 when a step takes over a second")
+    ap.add_argument("--processes", type=int, default=1, help="fresh processes per row, one after another")
     ap.add_argument("--quick", action="store_true", help="one repetition of one step: a smoke test")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # NAME,MODE,BATCH,THREADS: one row, as JSON on stdout
     args = ap.parse_args()
@@ -152,7 +174,7 @@ def main():
     if not args.out:
         ap.error("--out is required")
     fields = ["source", "machine", "cpu", "model", "mode", "batch", "threads", "optimizer", "images_per_s",
-              "images_per_s_p10", "images_per_s_p90", "reps", "steps_per_rep", "torch", "onednn", "date"]
+              "images_per_s_p10", "images_per_s_p90", "reps", "steps_per_rep", "processes", "torch", "onednn", "date"]
     exists = os.path.exists(args.out)
     with open(args.out, "a", newline="") as f:
         out = csv.DictWriter(f, fieldnames=fields)
@@ -164,10 +186,8 @@ def main():
                 for batch in batches:
                     for threads in (int(t) for t in args.threads.split(",")):
                         one = [sys.executable, os.path.abspath(__file__), "--one", f"{name},{mode},{batch},{threads}",
-                               "--reps", str(args.reps)]
-                        result = subprocess.run(one + (["--quick"] if args.quick else []), check=True,
-                                                stdout=subprocess.PIPE, text=True)
-                        row = json.loads(result.stdout.strip().splitlines()[-1])
+                               "--reps", str(args.reps)] + (["--quick"] if args.quick else [])
+                        row = in_fresh_processes(one, args.processes)
                         row.update({"source": "validation/measure/pytorch_cpu.py", "machine": args.machine,
                                     "cpu": cpu_model(), "model": name, "mode": mode, "batch": batch,
                                     "threads": threads, "torch": torch.__version__,
