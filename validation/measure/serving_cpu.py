@@ -36,7 +36,6 @@ import csv
 import datetime
 import json
 import os
-import statistics
 import subprocess
 import sys
 import threading
@@ -45,10 +44,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "net"))
 import serving_stack  # noqa: E402
-
-NAMESPACE = "dlsim-serve"
-HOST_ADDRESS, SERVER_ADDRESS = "10.77.0.1", "10.77.0.2"
-LINK_RATE = "5gbit"
+from veth_link import LINK_RATE, SERVER_ADDRESS, VethLink, in_namespace  # noqa: E402
 
 
 def load_model(name, threads):
@@ -79,42 +75,12 @@ def serve_main(args):
         stop()
 
 
-class Namespace:
-    """The remote deployment's network: a namespace, a veth pair, 5 Gbit/s each way."""
-
-    def __enter__(self):
-        self.close()
-        for command in (
-                ["ip", "netns", "add", NAMESPACE],
-                ["ip", "link", "add", "dlsim-c", "type", "veth", "peer", "name", "dlsim-s"],
-                ["ip", "link", "set", "dlsim-s", "netns", NAMESPACE],
-                ["ip", "addr", "add", f"{HOST_ADDRESS}/24", "dev", "dlsim-c"],
-                ["ip", "link", "set", "dlsim-c", "up"],
-                ["ip", "netns", "exec", NAMESPACE, "ip", "addr", "add", f"{SERVER_ADDRESS}/24", "dev", "dlsim-s"],
-                ["ip", "netns", "exec", NAMESPACE, "ip", "link", "set", "dlsim-s", "up"],
-                ["ip", "netns", "exec", NAMESPACE, "ip", "link", "set", "lo", "up"],
-                ["tc", "qdisc", "add", "dev", "dlsim-c", "root", "tbf", "rate", LINK_RATE, "burst", "1mb", "latency",
-                 "50ms"],
-                ["ip", "netns", "exec", NAMESPACE, "tc", "qdisc", "add", "dev", "dlsim-s", "root", "tbf", "rate",
-                 LINK_RATE, "burst", "1mb", "latency", "50ms"]):
-            subprocess.run(command, check=True)
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    @staticmethod
-    def close():
-        subprocess.run(["ip", "link", "del", "dlsim-c"], stderr=subprocess.DEVNULL)
-        subprocess.run(["ip", "netns", "del", NAMESPACE], stderr=subprocess.DEVNULL)
-
-
 def start_server(args, deployment, protocol):
     command = [sys.executable, os.path.abspath(__file__), "serve", "--protocol", protocol, "--model", args.model,
                "--server-threads", str(args.server_threads), "--port", "0",
                "--host", SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"]
     if deployment == "remote":
-        command = ["ip", "netns", "exec", NAMESPACE] + command
+        command = in_namespace(command)
     server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline().split()
     if not line or line[0] != "ready":
@@ -253,7 +219,7 @@ def main():
               "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
               "link", "torch", "grpcio", "python", "date"]
     deployments = args.deployments.split(",")
-    with open(args.out, "w", newline="") as f, (Namespace() if "remote" in deployments else _Nothing()):
+    with open(args.out, "w", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
         out = csv.DictWriter(f, fieldnames=fields)
         out.writeheader()
         for batch in (int(b) for b in args.batches.split(",")):
