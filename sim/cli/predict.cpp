@@ -135,7 +135,7 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
     c.gpus_per_pcie_switch = instance.gpus_per_pcie_switch;
     c.host_cores = instance.vcpus;
     if (instance.nvlink != "none") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;  // the catalog counts both directions
-    if (nic <= 0) nic = catalog.find_nic(instance.nic)->bandwidth_Bps;
+    if (nic <= 0) nic = catalog.find_nic(instance.nic)->payload_Bps();
   }
   c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;
   c.nic_Bps = nic > 0 ? nic : c.pcie_Bps;  // one node: the NIC carries nothing
@@ -154,7 +154,7 @@ platform::ClusterSpec cpu_cluster_spec(const scenario::RunSpec& spec, const hard
   c.host_cores = std::max(host_cores(spec, catalog), spec.system.threads);
   c.nic_Bps = spec.system.network_bandwidth_Bps > 0 ? spec.system.network_bandwidth_Bps : stack_bytes_per_s;
   if (!spec.system.instance.empty() && !(spec.system.network_bandwidth_Bps > 0))
-    c.nic_Bps = catalog.find_nic(catalog.instance(spec.system.instance).nic)->bandwidth_Bps;
+    c.nic_Bps = catalog.find_nic(catalog.instance(spec.system.instance).nic)->payload_Bps();
   c.nic_latency_s = spec.system.network_latency_s;
   return c;
 }
@@ -376,7 +376,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     served.cluster.server_nodes = served.cluster.nodes;
     if (!s.client_instance.empty()) {
       const auto& client = catalog.instance(s.client_instance);
-      served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->bandwidth_Bps);
+      served.cluster.nic_Bps = std::min(served.cluster.nic_Bps, catalog.find_nic(client.nic)->payload_Bps());
     }
   }
   const bool async = s.mode == "async";

@@ -72,6 +72,7 @@ void read_nic(TableReader& r, Catalog& c) {
   hardware::Nic n;
   n.name = r.string("name", true).value_or("");
   n.bandwidth_Bps = r.quantity("bandwidth", UnitKind::bandwidth, true).value_or(0);
+  n.mtu_bytes = static_cast<int>(r.integer("mtu", 576, 65536).value_or(0));
   n.source = r.string("source", true).value_or("");
   c.nics.push_back(n);
 }

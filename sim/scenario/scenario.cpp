@@ -254,7 +254,7 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog, const SystemS
   if (const auto image = r.quantity("container_image", UnitKind::bytes)) {
     const auto* instance = catalog.find_instance(system.instance);
     const auto* nic = instance ? catalog.find_nic(instance->nic) : nullptr;
-    const double pull = r.quantity("registry_bandwidth", UnitKind::bandwidth).value_or(nic ? nic->bandwidth_Bps : 0);
+    const double pull = r.quantity("registry_bandwidth", UnitKind::bandwidth).value_or(nic ? nic->payload_Bps() : 0);
     if (pull > 0) j.container_pull_s = *image / pull;
     j.container_start_s = r.quantity("container_start", UnitKind::time).value_or(0);
   } else {
