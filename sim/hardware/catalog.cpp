@@ -45,17 +45,17 @@ int simd_fp32_flops_per_cycle(const std::string& isa) {
 
 bool simd_supports(const std::string& cpu_simd, const std::string& isa) { return simd_rank(isa) <= simd_rank(cpu_simd); }
 
+double Nic::payload_Bps() const {
+  if (mtu_bytes <= 0) return bandwidth_Bps;
+  return bandwidth_Bps * (mtu_bytes - 52.0) / (mtu_bytes + 38.0);
+}
+
 double Cpu::peak_fp32_flops_per_core(const std::string& isa) const {
   return base_clock_Hz * std::min(fp32_flops_per_cycle, simd_fp32_flops_per_cycle(isa));
 }
 
 const Gpu* Catalog::find_gpu(const std::string& name) const { return find_named(gpus, name); }
 const Cpu* Catalog::find_cpu(const std::string& name) const { return find_named(cpus, name); }
-double Nic::payload_Bps() const {
-  if (mtu_bytes <= 0) return bandwidth_Bps;
-  return bandwidth_Bps * (mtu_bytes - 52.0) / (mtu_bytes + 38.0);
-}
-
 const Nic* Catalog::find_nic(const std::string& name) const { return find_named(nics, name); }
 const Disk* Catalog::find_disk(const std::string& name) const { return find_named(disks, name); }
 const PcieLink* Catalog::find_pcie_link(const std::string& name) const { return find_named(pcie_links, name); }

@@ -81,7 +81,7 @@ struct Disk {
 struct Nic {
   std::string name;
   double bandwidth_Bps = 0;       // per direction, the line rate
-  int mtu_bytes = 0;              // TCP over Ethernet with packets of this size; 0: an RDMA fabric whose rate is the payload's
+  int mtu_bytes = 0;              // TCP over Ethernet in packets of this size; 0: RDMA, the rate is the payload's
   std::string source;
 
   // What a TCP stream carries per direction: each Ethernet frame of an MTU-sized packet

@@ -27,8 +27,8 @@ ordered_json to_json(const hardware::Cpu& c) {
 }
 
 ordered_json to_json(const hardware::Nic& n) {
-  return {{"kind", "nic"},        {"name", n.name}, {"bandwidth_Bps", n.bandwidth_Bps},
-          {"mtu", n.mtu_bytes}, {"payload_Bps", n.payload_Bps()}, {"source", n.source}};
+  return {{"kind", "nic"}, {"name", n.name}, {"bandwidth_Bps", n.bandwidth_Bps}, {"mtu", n.mtu_bytes},
+          {"payload_Bps", n.payload_Bps()}, {"source", n.source}};
 }
 
 ordered_json to_json(const hardware::Disk& d) {

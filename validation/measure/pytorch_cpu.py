@@ -139,18 +139,13 @@ def measure_row(name, mode, batch, threads, reps, quick):
 
 def in_fresh_processes(command, processes):
     """Runs a --one measurement in `processes` fresh processes; the row of their median."""
-    runs = []
-    for _ in range(processes):
-        result = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True)
-        runs.append(json.loads(result.stdout.strip().splitlines()[-1]))
-    row = dict(runs[0])
+    runs = [json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout
+                       .strip().splitlines()[-1]) for _ in range(processes)]
     rates = sorted(rate for r in runs for rate in r.pop("rates"))
-    row.pop("rates", None)
-    row["images_per_s"] = statistics.median(r["images_per_s"] for r in runs)
+    row = dict(runs[0], images_per_s=statistics.median(r["images_per_s"] for r in runs), processes=processes)
     if len(rates) > 1:
         q = statistics.quantiles(rates, n=10, method="inclusive")
         row["images_per_s_p10"], row["images_per_s_p90"] = q[0], q[8]
-    row["processes"] = processes
     return row
 
 
