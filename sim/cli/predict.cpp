@@ -52,11 +52,18 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                   from.peak_fp32_flops_per_core() / 1e9, peak / 1e9, from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
 }
 
-// What the catalog's GPU can deliver: its peaks as far as its SMs can issue them.
-perf::GpuRates gpu_rates(const hardware::Gpu& g) {
+// What the catalog's GPU can deliver: its arithmetic peaks as far as its SMs can issue them,
+// its memory's peak and what streaming kernels sustain of it.
+perf::GpuRates gpu_rates(const hardware::Gpu& g, const hardware::Catalog& catalog) {
   const double e = g.issue_efficiency;
-  return {g.name,    g.sm_count, e * g.fp32_flops, e * g.fp16_flops, e * g.tf32_tensor_flops, e * g.fp16_tensor_flops,
-          g.memory_bandwidth_Bps};
+  return {g.name,
+          g.sm_count,
+          e * g.fp32_flops,
+          e * g.fp16_flops,
+          e * g.tf32_tensor_flops,
+          e * g.fp16_tensor_flops,
+          g.memory_bandwidth_Bps,
+          catalog.sustained_bandwidth_Bps(g)};
 }
 
 std::string profile_dir() {
@@ -109,7 +116,7 @@ GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, 
     throw UnrunnableError(fmt::format("profile {} was measured on GPU '{}', which the catalog does not know", g.path,
                                       g.profile.gpu));
   g.options.allow_fallback = allow_fallback;
-  g.options.gpu = perf::GpuTarget{gpu_rates(*measured_on), gpu_rates(catalog.gpu(gpu))};
+  g.options.gpu = perf::GpuTarget{gpu_rates(*measured_on, catalog), gpu_rates(catalog.gpu(gpu), catalog)};
   if (g.profile.gpu != gpu)
     g.scaling = fmt::format("{}kernels timed on {} carried to {} by the roofline ratio (peak of the data type, or "
                             "memory bandwidth, whichever bounds the kernel)",

@@ -31,7 +31,10 @@ struct Gpu {
   double tf32_tensor_flops = 0;   // 0 where there are no TF32 tensor cores
   double fp16_tensor_flops = 0;   // dense; 0 where there are no tensor cores
   double memory_bytes = 0;
-  double memory_bandwidth_Bps = 0;
+  double memory_bandwidth_Bps = 0;  // the datasheet's peak
+  // What streaming kernels sustain, measured (a STREAM triad or alike, ECC on); 0 where the
+  // catalog cites no measurement (Catalog::sustained_bandwidth_Bps estimates it then).
+  double stream_bandwidth_Bps = 0;
   std::string host_link;          // a PcieLink name
   double nvlink_bandwidth_Bps = 0;  // total per GPU, both directions; 0 without NVLink
   int nvlink_links = 0;
@@ -135,6 +138,10 @@ class Catalog {
   // find_*() return nullptr when absent; the plain names throw std::out_of_range with the
   // closest valid name.
   const Gpu* find_gpu(const std::string& name) const;
+  // The memory bandwidth a GPU's streaming kernels (element-wise, normalisation, pooling,
+  // copies) sustain: its measured STREAM rate, or where none is cited its peak times the
+  // mean share of peak that the catalog's measured GPUs sustain (the peak alone when none is).
+  double sustained_bandwidth_Bps(const Gpu& gpu) const;
   const Cpu* find_cpu(const std::string& name) const;
   const Nic* find_nic(const std::string& name) const;
   const Disk* find_disk(const std::string& name) const;

@@ -80,6 +80,19 @@ double elements(const kernels::Signature& s) {
   return n * sum;
 }
 
+// Tensors of the operator's size read or written per element.  An element-wise operator
+// reads its input and writes its output (an add reads two); its backward also reads the
+// incoming gradient (1.5x).  Batch normalisation in training computes the batch's
+// statistics in a pass of its own, as cuDNN's and oneDNN's kernels do: forward reads the
+// input twice and writes once (3); backward reads input and gradient for the reductions,
+// again for the result, and writes it (5).  At inference it applies stored statistics (2).
+double streams(const std::string& op, const std::string& phase) {
+  const bool inference = is_inference_phase(phase);
+  if (op == "batch_norm") return inference ? 2 : phase == "fwd" ? 3 : 5;
+  const double tensors = op == "add" ? 3 : 2;
+  return inference || phase == "fwd" ? tensors : 1.5 * tensors;
+}
+
 }  // namespace
 
 double elements_written(const kernels::Signature& s) {
@@ -117,10 +130,11 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
     return {per.at(s.op).first * p, word(s) * per.at(s.op).second * p, tensors};
   }
   const double e = elements(s);
-  const double streams = s.op == "add" ? 3 : 2;  // tensors read or written per element
   const double per = s.op == "lrn" ? double(s.get("size")) : 1;
-  return {e * per, word(s) * streams * e * (phase == "fwd" ? 1.0 : 1.5)};
+  return {e * per, word(s) * streams(s.op, phase) * e};
 }
+
+bool is_inference_phase(const std::string& phase) { return phase == "infer" || phase == kInferOnRequestThread; }
 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
 

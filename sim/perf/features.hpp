@@ -41,6 +41,14 @@ bool is_optimizer(const std::string& op);
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
+// The phase a profile times an operator in as a server's request thread calls it, not the
+// process's main thread: libgomp then starts a team of threads for every parallel region
+// (kernels/pytorch/torch_op_bench.py).
+inline constexpr const char* kInferOnRequestThread = "infer_thread";
+
+// An eval, no-grad forward: "infer" or kInferOnRequestThread ("fwd" is training's).
+bool is_inference_phase(const std::string& phase);
+
 // Throws std::invalid_argument for an operator or phase it does not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase);
 

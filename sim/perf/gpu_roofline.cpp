@@ -33,6 +33,7 @@ Roofline gpu_roofline(const kernels::Signature& s, const std::string& phase, con
   r.compute_s = f.flops / peak_flops(gpu, s.dtype);
   r.memory_s = f.bytes / gpu.bandwidth_Bps;
   if (const double blocks = thread_blocks(s); blocks > 0) {
+    r.memory_s = f.bytes / (gpu.stream_bandwidth_Bps > 0 ? gpu.stream_bandwidth_Bps : gpu.bandwidth_Bps);
     const double waves = blocks / (gpu.sm_count * kThreadsPerSm / kThreadsPerBlock);
     const double quantized = std::ceil(waves) / waves;
     r.compute_s *= quantized;

@@ -11,6 +11,11 @@
 // Habitat prices them with learned models rather than wave scaling, and the DeepBench
 // check (validation/cases/deepbench_cross_gpu.toml) shows fixed-tile waves make their
 // cross-GPU error worse; they scale by the plain roofline.
+// Memory traffic: a kernel whose launch its size fixes streams its tensors once through
+// DRAM, at the rate a STREAM benchmark sustains (73-94% of the datasheet's peak on the
+// catalog's measured GPUs).  A convolution or GEMM reuses its tiles from shared memory and
+// L2, and its memory roof stays the peak: carried by the sustained rate instead, DeepBench's
+// convolutions moved from a V100 to a T4 (whose rate is an estimate) came out 8 points worse.
 #include <string>
 
 #include "signature.hpp"
@@ -25,7 +30,8 @@ struct GpuRates {
   double fp16_flops = 0;         // non-tensor
   double tf32_tensor_flops = 0;  // 0 without TF32 tensor cores
   double fp16_tensor_flops = 0;  // 0 without tensor cores
-  double bandwidth_Bps = 0;
+  double bandwidth_Bps = 0;         // the datasheet's peak
+  double stream_bandwidth_Bps = 0;  // what streaming kernels sustain (STREAM); 0: the peak
 };
 
 // Peak rate for the data type: tf32 and fp16 use tensor cores where the GPU has them
@@ -35,7 +41,7 @@ double peak_flops(const GpuRates& gpu, const std::string& dtype);
 
 struct Roofline {
   double compute_s = 0;  // FLOPs at peak, rounded up to whole waves of thread blocks
-  double memory_s = 0;   // the bytes the kernel must move, at peak bandwidth
+  double memory_s = 0;   // the bytes the kernel must move, at the rate its kind of kernel sustains
   double seconds() const { return compute_s > memory_s ? compute_s : memory_s; }
   bool memory_bound() const { return memory_s >= compute_s; }
 };

@@ -106,11 +106,12 @@ struct Builder {
   // norm applies running statistics instead of computing the batch's), and as a request
   // thread calls it on more than one thread where that was timed too
   // (kInferOnRequestThread; one thread starts no team of threads, so the calling thread
-  // does not matter there).
+  // does not matter there).  A profile that timed only the training forward prices it; one
+  // that timed neither leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
     const std::string op = kernels::operator_of(sig);
     if (request_thread && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
-    return times.has_phase(op, "infer") ? "infer" : "fwd";
+    return times.has_phase(op, "infer") || !times.has_phase(op, "fwd") ? "infer" : "fwd";
   }
 
   void backward(const Node& node) {

@@ -12,6 +12,7 @@
 
 #include "graph/cost.hpp"
 #include "graph/graph.hpp"
+#include "perf/features.hpp"
 #include "perf/kernel_times.hpp"
 
 namespace dlsim::perf {
@@ -55,11 +56,6 @@ std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64
 StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,
                        const KernelTimes& times, const FrameworkRules& rules,
                        graph::DataType type = graph::DataType::fp32);
-// The phase a profile times an operator in as a server's request thread calls it, not the
-// process's main thread: libgomp then starts a team of threads for every parallel region
-// (kernels/pytorch/torch_op_bench.py).
-inline constexpr const char* kInferOnRequestThread = "infer_thread";
-
 // request_thread: the forward pass runs on a thread other than the process's main one, as
 // in every HTTP or gRPC server (operators timed so where the profile has them).
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,

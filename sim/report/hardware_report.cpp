@@ -9,12 +9,14 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json to_json(const hardware::Gpu& g) {
+// The sustained bandwidth is the catalog's measured one, or its estimate from the other GPUs'.
+ordered_json to_json(const hardware::Gpu& g, const hardware::Catalog& c) {
   return {{"kind", "gpu"}, {"name", g.name}, {"full_name", g.full_name}, {"architecture", g.architecture},
           {"sm_count", g.sm_count}, {"base_clock_Hz", g.base_clock_Hz}, {"boost_clock_Hz", g.boost_clock_Hz},
           {"fp32_flops", g.fp32_flops}, {"fp16_flops", g.fp16_flops}, {"tf32_tensor_flops", g.tf32_tensor_flops},
           {"fp16_tensor_flops", g.fp16_tensor_flops}, {"memory_bytes", g.memory_bytes},
-          {"memory_bandwidth_Bps", g.memory_bandwidth_Bps}, {"host_link", g.host_link},
+          {"memory_bandwidth_Bps", g.memory_bandwidth_Bps}, {"stream_bandwidth_Bps", g.stream_bandwidth_Bps},
+          {"sustained_bandwidth_Bps", c.sustained_bandwidth_Bps(g)}, {"host_link", g.host_link},
           {"nvlink_bandwidth_Bps", g.nvlink_bandwidth_Bps}, {"nvlink_links", g.nvlink_links}, {"source", g.source}};
 }
 
@@ -82,7 +84,8 @@ std::string entry_table(const ordered_json& entry) {
 ordered_json catalog_json(const hardware::Catalog& c) {
   ordered_json out;
   out["generator"] = generator();
-  out["gpus"] = array_of(c.gpus);
+  out["gpus"] = ordered_json::array();
+  for (const auto& g : c.gpus) out["gpus"].push_back(to_json(g, c));
   out["cpus"] = array_of(c.cpus);
   out["instances"] = array_of(c.instances);
   out["nics"] = array_of(c.nics);
@@ -94,12 +97,15 @@ ordered_json catalog_json(const hardware::Catalog& c) {
 
 std::string catalog_text(const hardware::Catalog& c, Format format) {
   if (format == Format::json) return catalog_json(c).dump(2) + "\n";
-  std::string out = fmt::format("{:<12} {:>4} {:>10} {:>10} {:>11} {:>9} {:>12}\n", "GPU", "SMs", "FP32",
-                                "FP16 TC", "memory", "mem BW", "host link");
+  std::string out = fmt::format("{:<16} {:>4} {:>10} {:>10} {:>11} {:>12} {:>13} {:>10}\n", "GPU", "SMs", "FP32",
+                                "FP16 TC", "memory", "mem BW peak", "sustained", "host link");
   for (const auto& g : c.gpus)
-    out += fmt::format("{:<12} {:>4} {:>10} {:>10} {:>11} {:>9} {:>12}\n", g.name, g.sm_count,
+    out += fmt::format("{:<16} {:>4} {:>10} {:>10} {:>11} {:>12} {:>13} {:>10}\n", g.name, g.sm_count,
                        format_flops(g.fp32_flops) + "F", g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-",
-                       format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps), g.host_link);
+                       format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps),
+                       format_byte_rate(c.sustained_bandwidth_Bps(g)) + (g.stream_bandwidth_Bps > 0 ? " " : "*"),
+                       g.host_link);
+  out += "* sustained bandwidth estimated: the peak times the share the measured GPUs sustain\n";
   out += fmt::format("\n{:<24} {:>6} {:>10} {:>8}\n", "CPU", "cores", "clock", "SIMD");
   for (const auto& p : c.cpus)
     out += fmt::format("{:<24} {:>6} {:>10} {:>8}\n", p.name, p.cores_per_socket,
@@ -117,7 +123,7 @@ std::string catalog_text(const hardware::Catalog& c, Format format) {
 }
 
 std::optional<ordered_json> catalog_entry_json(const hardware::Catalog& c, const std::string& name) {
-  if (const auto* x = c.find_gpu(name)) return to_json(*x);
+  if (const auto* x = c.find_gpu(name)) return to_json(*x, c);
   if (const auto* x = c.find_cpu(name)) return to_json(*x);
   if (const auto* x = c.find_instance(name)) return to_json(*x);
   if (const auto* x = c.find_nic(name)) return to_json(*x);

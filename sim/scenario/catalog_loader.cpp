@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.hpp"
+#include "core/units.hpp"
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -24,6 +25,12 @@ void read_gpu(TableReader& r, Catalog& c) {
   g.fp16_tensor_flops = r.quantity("fp16_tensor", UnitKind::flop_rate).value_or(0);
   g.memory_bytes = r.quantity("memory", UnitKind::bytes, true).value_or(0);
   g.memory_bandwidth_Bps = r.quantity("memory_bandwidth", UnitKind::bandwidth, true).value_or(0);
+  g.stream_bandwidth_Bps = r.quantity("stream_bandwidth", UnitKind::bandwidth).value_or(0);
+  if (g.stream_bandwidth_Bps > g.memory_bandwidth_Bps)
+    r.problem("stream_bandwidth", format_byte_rate(g.stream_bandwidth_Bps),
+              fmt::format("at most memory_bandwidth ({}): a measured rate cannot beat the peak",
+                          format_byte_rate(g.memory_bandwidth_Bps)),
+              "check the units: GBps is 10^9 bytes a second");
   g.host_link = r.string("host_link", true).value_or("");
   g.nvlink_bandwidth_Bps = r.quantity("nvlink", UnitKind::bandwidth).value_or(0);
   g.nvlink_links = static_cast<int>(r.integer("nvlink_links", 0, 64).value_or(0));

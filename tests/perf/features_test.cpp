@@ -77,6 +77,17 @@ TEST(Features, TheReductionIsEachPhasesGemmDepth) {
   EXPECT_DOUBLE_EQ(feature_value(conv(fields, "bwd_weights"), "reduction"), 2 * 9);  // N x OH x OW
 }
 
+TEST(Features, TrainingBatchNormReadsItsInputTwiceInferenceOnce) {
+  const auto bn = kernels::parse_signature("batch_norm fp32 n2 c3 hw4");  // 24 elements, 96 bytes each way
+  EXPECT_DOUBLE_EQ(kernel_features(bn, "fwd").bytes, 3 * 96.0);       // statistics, then normalise and write
+  EXPECT_DOUBLE_EQ(kernel_features(bn, "bwd_data").bytes, 5 * 96.0);  // input and gradient twice, write
+  EXPECT_DOUBLE_EQ(kernel_features(bn, "infer").bytes, 2 * 96.0);     // stored statistics
+  EXPECT_DOUBLE_EQ(kernel_features(bn, kInferOnRequestThread).bytes, 2 * 96.0);
+  const auto relu = kernels::parse_signature("relu fp32 n2 e12");
+  EXPECT_DOUBLE_EQ(kernel_features(relu, "infer").bytes, kernel_features(relu, "fwd").bytes);
+  EXPECT_DOUBLE_EQ(kernel_features(relu, "bwd_data").bytes, 3 * 96.0);
+}
+
 TEST(Features, AWaveFloorMakesSmallBatchesOfDeepLayersCostMoreThanTheirFlops) {
   // A GPU that computes a kernel's outputs in waves: at least one wave, whose time grows
   // with the reduction, however few the outputs.  Fitted on batches 1 to 256 (the small

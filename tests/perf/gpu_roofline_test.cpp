@@ -49,6 +49,15 @@ TEST(GpuRoofline, LibraryKernelsHaveNoFixedLaunch) {
   EXPECT_GT(thread_blocks(sig("maxpool fp32 n32 c64 h112 w112 r3 s3 pad1,1,1,1 str2,2")), 0.0);
 }
 
+TEST(GpuRoofline, StreamingKernelsMoveBytesAtTheSustainedRateLibraryKernelsAtThePeak) {
+  GpuRates sustained = a;
+  sustained.stream_bandwidth_Bps = 400e9;  // 80% of the 500 GB/s peak
+  const auto relu = sig("relu fp32 n64 e802816");
+  EXPECT_NEAR(gpu_roofline(relu, "fwd", sustained).memory_s / gpu_roofline(relu, "fwd", a).memory_s, 1.25, 1e-12);
+  const auto conv = sig("conv2d fp32 n64 c64 h56 w56 k64 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1");
+  EXPECT_DOUBLE_EQ(gpu_roofline(conv, "fwd", sustained).memory_s, gpu_roofline(conv, "fwd", a).memory_s);
+}
+
 TEST(GpuRoofline, HalfPrecisionMovesHalfTheBytes) {
   const auto fp32 = sig("relu fp32 n64 e802816"), fp16 = sig("relu fp16 n64 e802816");
   EXPECT_NEAR(gpu_roofline(fp16, "fwd", b).memory_s / gpu_roofline(fp32, "fwd", b).memory_s, 0.5, 1e-12);

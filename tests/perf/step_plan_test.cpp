@@ -20,9 +20,10 @@ KernelTimes any_kernel(const Profile& empty) {
   return KernelTimes(empty, o);
 }
 
-size_t count(const StepPlan& plan, const std::string& phase) {
-  return static_cast<size_t>(std::count_if(plan.calls.begin(), plan.calls.end(),
-                                            [&](const KernelCall& c) { return c.phase == phase; }));
+size_t count(const StepPlan& plan, const std::string& phase, const std::string& op = "") {
+  return static_cast<size_t>(std::count_if(plan.calls.begin(), plan.calls.end(), [&](const KernelCall& c) {
+    return c.phase == phase && c.signature.rfind(op, 0) == 0;
+  }));
 }
 
 TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
@@ -42,17 +43,22 @@ TEST(StepPlan, LinearLayersRunOnBlasAndTheFirstLayerHasNoDataGradient) {
 }
 
 TEST(StepPlan, InferenceRunsTheEvalForwardWhereTheProfileTimedIt) {
-  // A profile that fits batch norm's inference forward and nothing else's: inference asks
-  // batch norm for "infer", every other operator for "fwd"; training never asks "infer".
+  // A profile that fits batch norm's inference forward and convolutions' training forward:
+  // inference asks batch norm for "infer", convolutions for "fwd" (the forward it has), and
+  // every operator the profile never timed for "infer" (the roofline prices an eval
+  // forward); training never asks "infer".
   Profile profile;
   profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
+  profile.fits.push_back({"conv2d", "fp32", "fwd", 1, {"one"}, {1e-6}, 0, 3});
   const auto times = any_kernel(profile);
   FrameworkRules rules;
   rules.kernels_from = "framework";
   const auto g = graph::zoo_model("resnet18");
   const StepPlan infer = inference_plan(g, 8, 1, times, rules);
-  EXPECT_EQ(count(infer, "infer"), 20u);  // ResNet-18's batch norms
-  for (const auto& c : infer.calls) EXPECT_EQ(c.phase == "infer", c.signature.rfind("batch_norm", 0) == 0) << c.signature;
+  EXPECT_EQ(count(infer, "infer", "batch_norm"), 20u);  // ResNet-18's batch norms
+  EXPECT_EQ(count(infer, "fwd"), 20u);                  // its convolutions, and nothing else
+  EXPECT_EQ(count(infer, "fwd", "conv2d"), 20u);
+  EXPECT_EQ(count(infer, "infer") + count(infer, "fwd"), infer.calls.size());
   EXPECT_EQ(count(training_plan(g, 8, "sgd_momentum", 1, times, rules), "infer"), 0u);
 }
 
@@ -71,7 +77,8 @@ TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
   const auto dtype = graph::DataType::fp32;
   const StepPlan served = inference_plan(g, 8, 2, times, rules, dtype, true);
   EXPECT_EQ(count(served, kInferOnRequestThread), 20u);  // the batch norms
-  EXPECT_EQ(count(served, "infer"), 20u);                // the convolutions
+  EXPECT_EQ(count(served, kInferOnRequestThread, "batch_norm"), 20u);
+  EXPECT_EQ(count(served, "infer", "conv2d"), 20u);
   EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), kInferOnRequestThread), 0u);
   EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), kInferOnRequestThread), 0u);
 }

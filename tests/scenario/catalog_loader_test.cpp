@@ -1,3 +1,5 @@
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -6,8 +8,9 @@
 namespace dlsim::scenario {
 namespace {
 
-TEST(CatalogLoader, BrokenReferencesAreReported) {
-  const std::vector<hardware::CatalogFile> files = {{"mine.toml", R"(
+// A made-up GPU's catalog entry, with `extra` lines before its source.
+std::string gpu_entry(const std::string& host_link, const std::string& extra = "") {
+  return R"(
 [[gpu]]
 name = "x1"
 full_name = "X1"
@@ -19,14 +22,26 @@ fp32 = "1Tflops"
 fp16 = "2Tflops"
 memory = "8GB"
 memory_bandwidth = "300GBps"
-host_link = "pcie9x16"
-source = "a made-up GPU for this test"
-)"}};
+host_link = ")" + host_link + "\"\n" + extra + "source = \"a made-up GPU for this test\"\n";
+}
+
+TEST(CatalogLoader, BrokenReferencesAreReported) {
   try {
-    parse_catalog(files);
+    parse_catalog({{"mine.toml", gpu_entry("pcie9x16")}});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("pcie9x16"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CatalogLoader, AStreamRateAboveThePeakIsAnError) {
+  try {
+    parse_catalog({{"mine.toml", gpu_entry("pcie3x16", "stream_bandwidth = \"400GBps\"\n")}});
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("gpu.stream_bandwidth"), std::string::npos) << what;
+    EXPECT_NE(what.find("at most memory_bandwidth"), std::string::npos) << what;
   }
 }
 
