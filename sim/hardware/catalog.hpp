@@ -139,7 +139,7 @@ class Catalog {
   // closest valid name.
   const Gpu* find_gpu(const std::string& name) const;
   // The memory bandwidth a GPU's streaming kernels (element-wise, normalisation, pooling,
-  // copies) sustain: its measured STREAM rate, or where none is cited its peak times the
+  // optimizer updates) sustain: its measured STREAM rate, or where none is cited its peak times the
   // mean share of peak that the catalog's measured GPUs sustain (the peak alone when none is).
   double sustained_bandwidth_Bps(const Gpu& gpu) const;
   const Cpu* find_cpu(const std::string& name) const;
