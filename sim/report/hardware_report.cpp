@@ -9,13 +9,15 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// The sustained bandwidth is the catalog's measured one, or its estimate from the other GPUs'.
+// The sustained bandwidth is the measured one (null where the catalog cites none), or its
+// estimate from the other GPUs'.
 ordered_json to_json(const hardware::Gpu& g, const hardware::Catalog& c) {
+  const ordered_json stream = g.stream_bandwidth_Bps > 0 ? ordered_json(g.stream_bandwidth_Bps) : ordered_json();
   return {{"kind", "gpu"}, {"name", g.name}, {"full_name", g.full_name}, {"architecture", g.architecture},
           {"sm_count", g.sm_count}, {"base_clock_Hz", g.base_clock_Hz}, {"boost_clock_Hz", g.boost_clock_Hz},
           {"fp32_flops", g.fp32_flops}, {"fp16_flops", g.fp16_flops}, {"tf32_tensor_flops", g.tf32_tensor_flops},
           {"fp16_tensor_flops", g.fp16_tensor_flops}, {"memory_bytes", g.memory_bytes},
-          {"memory_bandwidth_Bps", g.memory_bandwidth_Bps}, {"stream_bandwidth_Bps", g.stream_bandwidth_Bps},
+          {"memory_bandwidth_Bps", g.memory_bandwidth_Bps}, {"stream_bandwidth_Bps", stream},
           {"sustained_bandwidth_Bps", c.sustained_bandwidth_Bps(g)}, {"host_link", g.host_link},
           {"nvlink_bandwidth_Bps", g.nvlink_bandwidth_Bps}, {"nvlink_links", g.nvlink_links}, {"source", g.source}};
 }
@@ -63,19 +65,25 @@ ordered_json array_of(const std::vector<T>& items) {
   return out;
 }
 
+bool ends_with(const std::string& key, const std::string& suffix) {
+  return key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// One value of an entry as a reader wants it: quantities with their units, "-" for none.
+std::string value_text(const std::string& key, const ordered_json& value, bool nic) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (ends_with(key, "_Bps")) return nic ? format_bandwidth(value.get<double>()) : format_byte_rate(value.get<double>());
+  if (ends_with(key, "_bytes")) return format_bytes(value.get<double>());
+  if (ends_with(key, "_flops") && value.get<double>() > 0) return format_flops(value.get<double>()) + "FLOP/s";
+  if (ends_with(key, "_Hz")) return fmt::format("{:.4g} GHz", value.get<double>() / 1e9);
+  return value.dump();
+}
+
 std::string entry_table(const ordered_json& entry) {
   std::string out;
-  for (const auto& [key, value] : entry.items()) {
-    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key.size() > 4 && key.compare(key.size() - 4, 4, "_Bps") == 0)
-      text = entry["kind"] == "nic" ? format_bandwidth(value.get<double>()) : format_byte_rate(value.get<double>());
-    else if (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0) text = format_bytes(value.get<double>());
-    else if (key.size() > 6 && key.compare(key.size() - 6, 6, "_flops") == 0 && value.get<double>() > 0)
-      text = format_flops(value.get<double>()) + "FLOP/s";
-    else if (key.size() > 3 && key.compare(key.size() - 3, 3, "_Hz") == 0)
-      text = fmt::format("{:.4g} GHz", value.get<double>() / 1e9);
-    out += fmt::format("{:<26} {}\n", key, text);
-  }
+  for (const auto& [key, value] : entry.items())
+    out += fmt::format("{:<26} {}\n", key, value_text(key, value, entry["kind"] == "nic"));
   return out;
 }
 
