@@ -55,18 +55,6 @@ double Cpu::peak_fp32_flops_per_core(const std::string& isa) const {
 }
 
 const Gpu* Catalog::find_gpu(const std::string& name) const { return find_named(gpus, name); }
-
-double Catalog::sustained_bandwidth_Bps(const Gpu& gpu) const {
-  if (gpu.stream_bandwidth_Bps > 0) return gpu.stream_bandwidth_Bps;
-  double shares = 0;
-  int measured = 0;
-  for (const auto& g : gpus)
-    if (g.stream_bandwidth_Bps > 0 && g.memory_bandwidth_Bps > 0) {
-      shares += g.stream_bandwidth_Bps / g.memory_bandwidth_Bps;
-      ++measured;
-    }
-  return gpu.memory_bandwidth_Bps * (measured > 0 ? shares / measured : 1.0);
-}
 const Cpu* Catalog::find_cpu(const std::string& name) const { return find_named(cpus, name); }
 const Nic* Catalog::find_nic(const std::string& name) const { return find_named(nics, name); }
 const Disk* Catalog::find_disk(const std::string& name) const { return find_named(disks, name); }
@@ -82,6 +70,18 @@ const Gpu& Catalog::gpu(const std::string& name) const {
 const Instance& Catalog::instance(const std::string& name) const {
   if (const auto* i = find_instance(name)) return *i;
   throw std::out_of_range(fmt::format("unknown instance '{}' ({})", name, suggest(name, instance_names())));
+}
+
+double Catalog::sustained_bandwidth_Bps(const Gpu& gpu) const {
+  if (gpu.stream_bandwidth_Bps > 0) return gpu.stream_bandwidth_Bps;
+  double shares = 0;
+  int measured = 0;
+  for (const auto& g : gpus)
+    if (g.stream_bandwidth_Bps > 0 && g.memory_bandwidth_Bps > 0) {
+      shares += g.stream_bandwidth_Bps / g.memory_bandwidth_Bps;
+      ++measured;
+    }
+  return gpu.memory_bandwidth_Bps * (measured > 0 ? shares / measured : 1.0);
 }
 
 std::vector<std::string> Catalog::gpu_names() const { return names_of(gpus); }

@@ -138,10 +138,6 @@ class Catalog {
   // find_*() return nullptr when absent; the plain names throw std::out_of_range with the
   // closest valid name.
   const Gpu* find_gpu(const std::string& name) const;
-  // The memory bandwidth a GPU's streaming kernels (element-wise, normalisation, pooling,
-  // optimizer updates) sustain: its measured STREAM rate, or where none is cited its peak times the
-  // mean share of peak that the catalog's measured GPUs sustain (the peak alone when none is).
-  double sustained_bandwidth_Bps(const Gpu& gpu) const;
   const Cpu* find_cpu(const std::string& name) const;
   const Nic* find_nic(const std::string& name) const;
   const Disk* find_disk(const std::string& name) const;
@@ -150,6 +146,12 @@ class Catalog {
   const Instance* find_instance(const std::string& name) const;
   const Gpu& gpu(const std::string& name) const;
   const Instance& instance(const std::string& name) const;
+
+  // The memory bandwidth a GPU's streaming kernels (element-wise, normalisation, pooling,
+  // optimizer updates) sustain: its measured STREAM rate, or where none is cited its peak
+  // times the mean share of peak that the catalog's measured GPUs sustain (the peak alone
+  // when none is).
+  double sustained_bandwidth_Bps(const Gpu& gpu) const;
 
   std::vector<std::string> gpu_names() const;
   std::vector<std::string> cpu_names() const;

@@ -61,8 +61,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   engine->run();
   result.makespan_s = simgrid::s4u::Engine::get_clock();
   result.server_cores = spec.cores;
-  double forward_cpu_s = 0;  // core-seconds of a pass on a CPU
-  for (const auto& call : forward.calls) forward_cpu_s += call.cpu_s;
+  const double forward_cpu_s = forward.totals().cpu_seconds;  // core-seconds of a pass on a CPU
   result.server_cpu_s = result.requests * (spec.load_s + (spec.on_gpu ? 0.0 : forward_cpu_s));
   return result;
 }

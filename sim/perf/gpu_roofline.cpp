@@ -31,9 +31,10 @@ Roofline gpu_roofline(const kernels::Signature& s, const std::string& phase, con
   const Features f = kernel_features(s, phase);
   Roofline r;
   r.compute_s = f.flops / peak_flops(gpu, s.dtype);
-  r.memory_s = f.bytes / gpu.bandwidth_Bps;
-  if (const double blocks = thread_blocks(s); blocks > 0) {
-    r.memory_s = f.bytes / (gpu.stream_bandwidth_Bps > 0 ? gpu.stream_bandwidth_Bps : gpu.bandwidth_Bps);
+  const double blocks = thread_blocks(s);
+  const bool streams = blocks > 0 && gpu.stream_bandwidth_Bps > 0;
+  r.memory_s = f.bytes / (streams ? gpu.stream_bandwidth_Bps : gpu.bandwidth_Bps);
+  if (blocks > 0) {
     const double waves = blocks / (gpu.sm_count * kThreadsPerSm / kThreadsPerBlock);
     const double quantized = std::ceil(waves) / waves;
     r.compute_s *= quantized;

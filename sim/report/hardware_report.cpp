@@ -52,7 +52,8 @@ ordered_json to_json(const hardware::BillingRule& b) {
 
 ordered_json to_json(const hardware::Instance& i) {
   return {{"kind", "instance"}, {"name", i.name}, {"provider", i.provider}, {"vcpus", i.vcpus},
-          {"vcpus_per_core", i.vcpus_per_core}, {"cpu", i.cpu}, {"memory_bytes", i.memory_bytes}, {"gpu", i.gpu}, {"gpus", i.gpus},
+          {"vcpus_per_core", i.vcpus_per_core}, {"cpu", i.cpu}, {"memory_bytes", i.memory_bytes}, {"gpu", i.gpu},
+          {"gpus", i.gpus},
           {"gpus_per_pcie_switch", i.gpus_per_pcie_switch}, {"nvlink", i.nvlink}, {"nic", i.nic},
           {"price_usd_per_hour", i.price_usd_per_hour}, {"price_date", i.price_date}, {"billing", i.billing},
           {"source", i.source}};
@@ -109,8 +110,8 @@ std::string catalog_text(const hardware::Catalog& c, Format format) {
                                 "FP16 TC", "memory", "mem BW peak", "sustained", "host link");
   for (const auto& g : c.gpus)
     out += fmt::format("{:<16} {:>4} {:>10} {:>10} {:>11} {:>12} {:>13} {:>10}\n", g.name, g.sm_count,
-                       format_flops(g.fp32_flops) + "F", g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-",
-                       format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps),
+                       format_flops(g.fp32_flops) + "F",
+                       g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-", format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps),
                        format_byte_rate(c.sustained_bandwidth_Bps(g)) + (g.stream_bandwidth_Bps > 0 ? " " : "*"),
                        g.host_link);
   out += "* sustained bandwidth estimated: the peak times the share the measured GPUs sustain\n";
