@@ -7,9 +7,9 @@ SOURCES.md: "Imagenet Winners Benchmarking", Titan X Maxwell, 2016-2017) and wri
 validation/data/public_convnet_benchmarks.csv: one row per network, framework and phase
 (forward, backward) in seconds per batch, for the frameworks that run cuDNN
 (CuDNN[R4] fp32 and fp16 under Torch, TensorFlow) on the zoo's networks: AlexNet (the
-"One Weird Trick" variant, torchvision's alexnet) and VGG-A (vgg11).  Left out and
-counted: OverFeat (not in the zoo), GoogLeNet V1 (the zoo's googlenet is torchvision's,
-with batch norm), the other frameworks (their own kernels: Nervana neon, fbfft,
+"One Weird Trick" variant, torchvision's alexnet), OverFeat's fast model (overfeat_fast)
+and VGG-A (vgg11).  Left out and counted: GoogLeNet V1 (the zoo's googlenet is
+torchvision's, with batch norm), the other frameworks (their own kernels: Nervana neon, fbfft,
 cuda-convnet2, Caffe's, Chainer's) and the forward+backward sums (the two phases are kept).
 
     validation/public_convnet_benchmarks.py   (from the repository root)
@@ -21,7 +21,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "validation/data/public/public-measurements.csv")
 TARGET = os.path.join(ROOT, "validation/data/public_convnet_benchmarks.csv")
 
-MODELS = {"AlexNet (OWT variant, 1 tower)": "alexnet", "VGG-A (OxfordNet Model-A, VGG-11)": "vgg11"}
+MODELS = {"AlexNet (OWT variant, 1 tower)": "alexnet", "OverFeat (fast)": "overfeat_fast",
+          "VGG-A (OxfordNet Model-A, VGG-11)": "vgg11"}
 FRAMEWORKS = {"CuDNN[R4]-fp32 (Torch)": "torch-cudnn-r4", "CuDNN[R4]-fp16 (Torch)": "torch-cudnn-r4",
               "TensorFlow": "tensorflow"}
 PHASES = {"ms_per_batch_fwd": "forward", "ms_per_batch_bwd": "backward"}

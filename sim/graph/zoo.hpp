@@ -27,6 +27,7 @@ Graph zoo_model(const std::string& name);
 
 namespace zoo {
 Graph alexnet();
+Graph overfeat_fast();
 Graph vgg(int depth);
 Graph resnet(int depth);
 Graph inception_v3();

@@ -99,6 +99,15 @@ TEST(Zoo, StudyNetsMatchKerasSummaries) {
   EXPECT_EQ(model_totals(zoo_model("keras_cifar10"), 1, DataType::fp32).params, 1250858);
 }
 
+// OverFeat's fast model, layer by layer: 231 -> 56 (11x11, stride 4) -> 28 -> 24 (5x5) -> 12
+// -> 12 -> 12 -> 12 -> 6, so the first fully connected layer takes 1024 x 6 x 6 inputs.
+TEST(Zoo, OverFeatFastMatchesItsLayers) {
+  const int64_t params = (3 * 11 * 11 + 1) * 96 + (96 * 5 * 5 + 1) * 256 + (256 * 9 + 1) * 512 +
+                         (512 * 9 + 1) * 1024 + (1024 * 9 + 1) * 1024 + (1024 * 6 * 6 + 1) * 3072 +
+                         (3072 + 1) * 4096 + (4096 + 1) * 1000;
+  EXPECT_EQ(model_totals(zoo_model("overfeat_fast"), 1, DataType::fp32).params, params);
+}
+
 TEST(Zoo, ResNet50HasAbout8Point2GflopsPerSample) {
   const auto totals = model_totals(zoo_model("resnet50"), 1, DataType::fp32);
   EXPECT_EQ(totals.params, 25557032);

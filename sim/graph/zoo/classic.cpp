@@ -37,6 +37,28 @@ Graph alexnet() {
   return g;
 }
 
+// OverFeat's fast model (Sermanet et al. 2014) as convnet-benchmarks times it
+// (torch7/imagenet_winners/overfeat.lua): 231x231 inputs, unpadded 11x11 and 5x5
+// convolutions, 2x2 max pools, three fully connected layers and no dropout.
+Graph overfeat_fast() {
+  Graph g("overfeat_fast");
+  NodeId x = g.input("input", {3, 231, 231});
+  x = g.relu("features.1", g.conv("features.0", x, conv2d(96, 11, 4, 0, true)));
+  x = g.pool("features.2", x, max_pool(2, 2));
+  x = g.relu("features.4", g.conv("features.3", x, conv2d(256, 5, 1, 0, true)));
+  x = g.pool("features.5", x, max_pool(2, 2));
+  x = g.relu("features.7", g.conv("features.6", x, conv2d(512, 3, 1, 1, true)));
+  x = g.relu("features.9", g.conv("features.8", x, conv2d(1024, 3, 1, 1, true)));
+  x = g.relu("features.11", g.conv("features.10", x, conv2d(1024, 3, 1, 1, true)));
+  x = g.pool("features.12", x, max_pool(2, 2));
+  x = g.flatten("flatten", x);
+  x = g.relu("classifier.1", g.linear("classifier.0", x, 3072));
+  x = g.relu("classifier.3", g.linear("classifier.2", x, 4096));
+  x = g.linear("classifier.4", x, 1000);
+  add_loss(g, x);
+  return g;
+}
+
 Graph vgg(int depth) {
   // Channels per stage; 0 is a max pool.  Configurations A, B, D, E of the VGG paper.
   std::vector<int> cfg;

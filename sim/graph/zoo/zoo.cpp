@@ -17,6 +17,8 @@ struct Builder {
 const std::vector<Builder>& builders() {
   static const std::vector<Builder> all = {
       {{"alexnet", "AlexNet, torchvision's one-GPU variant (Krizhevsky 2014, 'One weird trick')", true}, zoo::alexnet},
+      {{"overfeat_fast", "OverFeat's fast model (Sermanet et al. 2014), 231x231, as convnet-benchmarks", false},
+       zoo::overfeat_fast},
       {{"vgg11", "VGG-11, configuration A (Simonyan & Zisserman 2015)", true}, [] { return zoo::vgg(11); }},
       {{"vgg13", "VGG-13, configuration B", true}, [] { return zoo::vgg(13); }},
       {{"vgg16", "VGG-16, configuration D", true}, [] { return zoo::vgg(16); }},
