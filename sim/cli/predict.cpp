@@ -11,6 +11,7 @@
 #include "infer/in_process.hpp"
 #include "infer/served.hpp"
 #include "perf/engine.hpp"
+#include "perf/fit.hpp"
 #include "perf/launch.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
@@ -284,14 +285,11 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
   RpcCosts c;
   c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
   const double clock = from && c.cpu ? from->base_clock_Hz / c.cpu->base_clock_Hz : 1.0;
-  const auto coefficient = [&](const std::string& feature) {
-    const auto it = std::find(push->features.begin(), push->features.end(), feature);
-    return it == push->features.end() ? 0.0 : push->coefficients[size_t(it - push->features.begin())];
-  };
-  if (!(coefficient("bytes") > 0))
+  const double per_byte = perf::coefficient(*push, "bytes");
+  if (!(per_byte > 0))
     throw UnrunnableError("the protocol profile " + path + "'s push fit has no cost per byte");
-  c.latency_s = coefficient("one") * clock;
-  c.bytes_per_s = 1 / (coefficient("bytes") * clock);
+  c.latency_s = perf::coefficient(*push, "one") * clock;
+  c.bytes_per_s = 1 / (per_byte * clock);
   notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}, by clock to {})",
                        notes.empty() ? "" : "; ", protocol.framework.name, format_time(c.latency_s), c.bytes_per_s / 1e9,
                        protocol.machine, protocol.cpu, c.cpu ? c.cpu->name : "the same CPU");

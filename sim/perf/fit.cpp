@@ -108,6 +108,11 @@ double predict(const FitModel& model, const std::vector<double>& x) {
   return t;
 }
 
+double coefficient(const FitModel& model, const std::string& feature) {
+  const auto it = std::find(model.features.begin(), model.features.end(), feature);
+  return it == model.features.end() ? 0.0 : model.coefficients[size_t(it - model.features.begin())];
+}
+
 namespace {
 
 // "pytorch" for kernels/pytorch output, "cudnn" for GPU kernels, "onednn" for kernels/cpu's.

@@ -27,4 +27,7 @@ FitModel fit_model(const std::vector<std::vector<double>>& x, const std::vector<
 // The model's answer for one kernel's feature values.
 double predict(const FitModel& model, const std::vector<double>& x);
 
+// The model's cost per unit of a named feature; 0 when the model does not use it.
+double coefficient(const FitModel& model, const std::string& feature);
+
 }  // namespace dlsim::perf

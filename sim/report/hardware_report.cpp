@@ -111,7 +111,8 @@ std::string catalog_text(const hardware::Catalog& c, Format format) {
   for (const auto& g : c.gpus)
     out += fmt::format("{:<16} {:>4} {:>10} {:>10} {:>11} {:>12} {:>13} {:>10}\n", g.name, g.sm_count,
                        format_flops(g.fp32_flops) + "F",
-                       g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-", format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps),
+                       g.fp16_tensor_flops > 0 ? format_flops(g.fp16_tensor_flops) + "F" : "-",
+                       format_bytes(g.memory_bytes), format_byte_rate(g.memory_bandwidth_Bps),
                        format_byte_rate(c.sustained_bandwidth_Bps(g)) + (g.stream_bandwidth_Bps > 0 ? " " : "*"),
                        g.host_link);
   out += "* sustained bandwidth estimated: the peak times the share the measured GPUs sustain\n";

@@ -8,6 +8,15 @@
 namespace dlsim::perf {
 namespace {
 
+TEST(Fit, ACoefficientIsFoundByItsFeaturesName) {
+  FitModel m;
+  m.features = {"one", "bytes", "mapped_bytes"};
+  m.coefficients = {1e-4, 2e-10, 3e-10};
+  EXPECT_EQ(coefficient(m, "bytes"), 2e-10);
+  EXPECT_EQ(coefficient(m, "one"), 1e-4);
+  EXPECT_EQ(coefficient(m, "flops"), 0.0);  // a feature the model does not use costs nothing
+}
+
 TEST(Fit, RecoversAnExactLinearCostModel) {
   // t = 2 us + flops / 50 GFLOP/s + bytes / 10 GB/s
   std::vector<std::vector<double>> x;
