@@ -23,15 +23,24 @@ def dlsim_model(dlsim, name):
     return json.loads(out.stdout)
 
 
+def onnx_export(dlsim, name):
+    """The training export of a network the zoo does not have, or None for a zoo network."""
+    path = ROOT / "validation/oracle/onnx" / f"{name}_train.onnx"
+    in_zoo = subprocess.run([dlsim, "model", name], capture_output=True).returncode == 0
+    return None if in_zoo or not path.exists() else path
+
+
 def table(dlsim):
     oracle = json.loads((ROOT / "validation/oracle/torchvision_reference.json").read_text())
     ref, version = oracle["models"], oracle["torchvision"]
     rows = ["| model | reference | params (reference) | params (dlsim) | MACs (reference) | MACs (dlsim) | MAC error |",
             "|---|---|---:|---:|---:|---:|---:|"]
     for name, r in ref.items():
-        m = dlsim_model(dlsim, name)
+        export = onnx_export(dlsim, name)
+        m = dlsim_model(dlsim, str(export) if export else name)
         err = abs(m["forward_macs_per_sample"] - r["macs"]) / r["macs"] * 100
-        rows.append(f"| {name} | torchvision {version} | {r['params']:,} | {m['params']:,} | {r['macs']:,} | {m['forward_macs_per_sample']:,} | {err:.3f}% |")
+        label = f"{name} (ONNX import)" if export else name
+        rows.append(f"| {label} | torchvision {version} | {r['params']:,} | {m['params']:,} | {r['macs']:,} | {m['forward_macs_per_sample']:,} | {err:.3f}% |")
     for name, (source, params, macs) in PUBLISHED.items():
         m = dlsim_model(dlsim, name)
         err = abs(m["forward_macs_per_sample"] - macs) / macs * 100

@@ -281,6 +281,19 @@ void add(Ctx& c) {
                     c.s));
 }
 
+// A squeeze-and-excitation's product, forward only: autograd computes its two gradients with
+// PyTorch's own kernels, which oneDNN has no one primitive for.
+void mul(Ctx& c) {
+  const int64_t n = c.sig.get("n"), e = c.sig.get("e"), ch = c.sig.get("c");
+  if (ch <= 0 || e % ch != 0)
+    throw std::invalid_argument("mul signature '" + c.sig.text + "': c must divide e");
+  const memory::desc x({n, ch, e / ch, 1}, dt::f32, tag::nchw), y({n, ch, 1, 1}, dt::f32, tag::nchw);
+  const dnnl::binary::primitive_desc pd({algorithm::binary_mul, x, y, x}, c.e);
+  c.add("fwd", wrap(dnnl::binary(pd),
+                    {{DNNL_ARG_SRC_0, filled(x, c.e)}, {DNNL_ARG_SRC_1, filled(y, c.e)}, {DNNL_ARG_DST, memory(x, c.e)}},
+                    c.s));
+}
+
 void softmax(Ctx& c, const std::string& field) {
   const memory::desc md = flat(c.sig, field);
   const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
@@ -360,8 +373,10 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   else if (op == "leaky_relu") eltwise(c, algorithm::eltwise_relu, 0.01f, 0.f);
   else if (op == "gelu") eltwise(c, algorithm::eltwise_gelu_erf, 0.f, 0.f);
   else if (op == "silu") eltwise(c, algorithm::eltwise_swish, 1.f, 0.f);
+  else if (op == "hardswish") eltwise(c, algorithm::eltwise_hardswish, 0.f, 0.f);
   else if (op == "batch_norm") batch_norm(c);
   else if (op == "add") add(c);
+  else if (op == "mul") mul(c);
   else if (op == "softmax") softmax(c, "e");
   else if (op == "softmax_cross_entropy") softmax(c, "classes");
   else if (op == "lrn") lrn(c);

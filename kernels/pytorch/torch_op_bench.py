@@ -82,12 +82,14 @@ def symmetric_padding(sig):
 
 
 ACTIVATIONS = {"relu": torch.relu, "relu6": F.relu6, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
-               "leaky_relu": F.leaky_relu, "gelu": F.gelu, "silu": F.silu}
+               "leaky_relu": F.leaky_relu, "gelu": F.gelu, "silu": F.silu, "hardsigmoid": F.hardsigmoid,
+               "hardswish": F.hardswish}
 # The forms networks write in place (torchvision's ReLU(inplace=True), ResNet's
-# `out += identity`, autograd's gradient sums): no output to allocate.
+# `out += identity`, autograd's gradient sums, torchvision's SiLU and Hardswish in its
+# convolution blocks): no output to allocate.
 IN_PLACE = {"relu": torch.relu_, "relu6": lambda t: F.relu6(t, inplace=True),
             "leaky_relu": lambda t: F.leaky_relu(t, inplace=True), "silu": lambda t: F.silu(t, inplace=True),
-            "add": None}
+            "hardswish": lambda t: F.hardswish(t, inplace=True), "add": None}
 
 
 def in_place_forward(sig, training):
@@ -153,6 +155,12 @@ def forward_of(sig, training):
     if op == "add":
         xs = [leaf(n, get(sig, "e"), grad=g) for _ in range(get(sig, "x"))]
         return (lambda: sum(xs[1:], xs[0])), xs, []
+    if op == "mul":  # a squeeze-and-excitation's `scale * input`: c factors per sample
+        e, c = get(sig, "e"), get(sig, "c")
+        if e % c:
+            raise ValueError(f"signature '{sig['text']}': {c} factors do not divide {e} elements")
+        x, y = leaf(n, c, e // c, grad=g), leaf(n, c, 1, grad=g)
+        return (lambda: y * x), [x, y], []
     if op == "concat":
         xs = [leaf(n, *shape, grad=g) for shape in sig["shapes"]]
         return (lambda: torch.cat(xs, 1)), xs, []

@@ -14,6 +14,8 @@ double activation_flops(ActivationKind kind) {
     case ActivationKind::sigmoid: return 4;
     case ActivationKind::tanh: return 5;
     case ActivationKind::silu: return 5;
+    case ActivationKind::hardsigmoid: return 3;
+    case ActivationKind::hardswish: return 4;
     case ActivationKind::gelu: return 8;
   }
   return 1;
@@ -36,7 +38,8 @@ Keeps keeps_for_backward(const Node& n) {
   switch (n.kind) {
     case OpKind::conv:
     case OpKind::linear:
-    case OpKind::batch_norm: return {false, true, 0};
+    case OpKind::batch_norm:
+    case OpKind::mul: return {false, true, 0};
     case OpKind::activation: {
       const bool out = activation_keeps_output(std::get<ActivationAttrs>(n.attrs).kind);
       return {out, !out, 0};
@@ -167,6 +170,10 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         break;
       case OpKind::add:
         c.forward_flops = in - out;
+        break;
+      case OpKind::mul:  // backward: x's gradient g * y, y's g * x (summed over the pixels if per channel)
+        c.forward_flops = out;
+        c.backward_data_flops = 2 * out;
         break;
       case OpKind::dropout:
         c.forward_flops = out;

@@ -13,9 +13,9 @@
 //   written, at the data type's width; views (flatten) move nothing.
 // - Saved activations are the tensors backward needs (PyTorch's autograd rules with
 //   in-place ReLU as torchvision uses it): convolution, linear and batch norm keep their
-//   input; ReLU-like activations keep their output; max pooling keeps input and output;
-//   dropout keeps a 1-byte mask per element.  Each tensor is counted once, against the
-//   node that produced it, however many consumers keep it.
+//   input, a product both its operands; ReLU-like activations keep their output; max
+//   pooling keeps input and output; dropout keeps a 1-byte mask per element.  Each tensor
+//   is counted once, against the node that produced it, however many consumers keep it.
 
 #include <cstdint>
 #include <string>

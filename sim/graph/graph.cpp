@@ -170,6 +170,17 @@ NodeId Graph::add(const std::string& name, const std::vector<NodeId>& in) {
   return push(name, OpKind::add, std::monostate{}, in, first);
 }
 
+NodeId Graph::mul(const std::string& name, NodeId x, NodeId y) {
+  const Dims a = shape_of(x, name);
+  const Dims& b = shape_of(y, name);
+  const bool per_channel = a.size() == 3 && (b == Dims{a[0], 1, 1} || b == Dims{a[0]});
+  if (b != a && !per_channel)
+    throw GraphError(fmt::format("mul '{}': the second operand's shape {} is neither the first's ({}) nor one value "
+                                 "per channel",
+                                 name, to_string(b), to_string(a)));
+  return push(name, OpKind::mul, std::monostate{}, {x, y}, a);
+}
+
 NodeId Graph::concat(const std::string& name, const std::vector<NodeId>& in, int axis) {
   if (in.empty()) throw GraphError(fmt::format("concat '{}' has no inputs", name));
   Dims out = shape_of(in[0], name);

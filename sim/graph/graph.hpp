@@ -61,6 +61,8 @@ class Graph {
   NodeId adaptive_avg_pool(const std::string& name, NodeId in, int out_h, int out_w);
   NodeId linear(const std::string& name, NodeId in, int64_t out_features, bool bias = true);
   NodeId add(const std::string& name, const std::vector<NodeId>& in);
+  // x times y, where y has x's shape or is one value per channel of a CxHxW x (Cx1x1 or C).
+  NodeId mul(const std::string& name, NodeId x, NodeId y);
   NodeId concat(const std::string& name, const std::vector<NodeId>& in, int axis = 0);
   NodeId flatten(const std::string& name, NodeId in);
   NodeId dropout(const std::string& name, NodeId in, double probability);

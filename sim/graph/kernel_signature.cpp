@@ -44,6 +44,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
                          std::get<LrnAttrs>(node.attrs).size);
     case OpKind::add:
       return fmt::format("add {} n{} e{} x{}", dt, batch, elements(out), node.inputs.size());
+    case OpKind::mul:  // c: the second operand's elements per sample (x's channels if per channel)
+      return fmt::format("mul {} n{} e{} c{}", dt, batch, elements(out), elements(graph.node(node.inputs[1]).output));
     case OpKind::activation:
     case OpKind::dropout:
     case OpKind::softmax:

@@ -42,6 +42,14 @@ class Importer {
   void gemm(const onnx::NodeProto& n);
   void batch_norm(const onnx::NodeProto& n);
   void clip(const onnx::NodeProto& n);
+  void mul(const onnx::NodeProto& n);
+  void reduce_mean(const onnx::NodeProto& n);
+  void pad(const onnx::NodeProto& n);
+  void constant(const onnx::NodeProto& n);
+  // Sigmoid and HardSigmoid nodes whose one consumer is a Mul by their own input: x *
+  // sigmoid(x) is SiLU and x * hardsigmoid(x) hard swish, which PyTorch runs as one kernel
+  // (torch.onnx writes nn.SiLU and, before opset 14, nn.Hardswish as the pair).
+  void find_gates();
   void dispatch(const onnx::NodeProto& n);
 
   const onnx::ModelProto& model_;
@@ -49,6 +57,8 @@ class Importer {
   Graph graph_{""};
   std::map<std::string, std::vector<int64_t>> initializers_;  // name -> dims
   std::map<std::string, float> scalars_;                      // Constant nodes holding one number
+  std::map<std::string, std::vector<int64_t>> int_lists_;     // Constant nodes holding int64s
+  std::map<std::string, ActivationKind> gates_;               // gate output -> the fused activation
   std::map<std::string, NodeId> tensors_;                     // value name -> producing node
   int64_t bn_state_elements_ = 0;
   bool training_graph_ = false;
@@ -204,21 +214,93 @@ void Importer::clip(const onnx::NodeProto& n) {
   tensors_[n.output(0)] = graph_.activation(node_name(n), x, hi == 6.0f ? ActivationKind::relu6 : ActivationKind::relu);
 }
 
+void Importer::mul(const onnx::NodeProto& n) {
+  if (n.input_size() != 2) fail(n, "two inputs");
+  for (int i = 0; i < 2; ++i) {
+    const auto gate = gates_.find(n.input(i));
+    if (gate != gates_.end()) {
+      tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 1 - i), gate->second);
+      return;
+    }
+  }
+  if (initializers_.count(n.input(0)) || initializers_.count(n.input(1)) || scalars_.count(n.input(0)) ||
+      scalars_.count(n.input(1)))
+    fail(n, "a product of two computed tensors (a constant or weight factor is not supported)");
+  NodeId x = tensor(n, 0), y = tensor(n, 1);
+  if (elements(graph_.node(x).output) < elements(graph_.node(y).output)) std::swap(x, y);
+  tensors_[n.output(0)] = graph_.mul(node_name(n), x, y);
+}
+
+void Importer::reduce_mean(const onnx::NodeProto& n) {
+  const NodeId x = tensor(n, 0);
+  const auto axes = ints(n, "axes", {});
+  if (graph_.node(x).output.size() != 3 || (axes != std::vector<int64_t>{2, 3} && axes != std::vector<int64_t>{-2, -1}))
+    fail(n, "a mean over the height and width of an NxCxHxW tensor (axes [2, 3])",
+         "a mean over other axes is not modelled");
+  const NodeId pooled = graph_.global_pool(node_name(n), x, PoolKind::avg);
+  tensors_[n.output(0)] = int_attr(n, "keepdims", 1) ? pooled : graph_.flatten(node_name(n), pooled);
+}
+
+void Importer::pad(const onnx::NodeProto& n) {
+  if (const auto* mode = attr(n, "mode"); mode && mode->s() != "constant") fail(n, "constant padding");
+  std::vector<int64_t> pads = ints(n, "pads", {});  // before opset 11 an attribute, since then input 1
+  if (n.input_size() > 1 && !n.input(1).empty()) {
+    const auto it = int_lists_.find(n.input(1));
+    if (it == int_lists_.end()) fail(n, fmt::format("input '{}' (the pads) to be a constant", n.input(1)));
+    pads = it->second;
+  }
+  if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; }))
+    fail(n, "zero padding (padding is modelled as part of a convolution's or pooling's window)",
+         "export with the padding in the Conv or pooling node's 'pads'");
+  tensors_[n.output(0)] = tensor(n, 0);
+}
+
+void Importer::constant(const onnx::NodeProto& n) {
+  const auto* v = attr(n, "value");
+  if (!v || !v->has_t()) return;
+  const auto& t = v->t();
+  const std::string& raw = t.raw_data();
+  if (t.data_type() == onnx::TensorProto::FLOAT) {
+    if (t.float_data_size() == 1) scalars_[n.output(0)] = t.float_data(0);
+    else if (raw.size() == sizeof(float)) {
+      float f;
+      std::copy_n(raw.data(), sizeof(float), reinterpret_cast<char*>(&f));
+      scalars_[n.output(0)] = f;
+    }
+  } else if (t.data_type() == onnx::TensorProto::INT64) {
+    std::vector<int64_t> values(t.int64_data().begin(), t.int64_data().end());
+    for (size_t at = 0; values.empty() && at + sizeof(int64_t) <= raw.size(); at += sizeof(int64_t)) {
+      int64_t value;
+      std::copy_n(raw.data() + at, sizeof(int64_t), reinterpret_cast<char*>(&value));
+      values.push_back(value);
+    }
+    int_lists_[n.output(0)] = std::move(values);
+  }
+}
+
+void Importer::find_gates() {
+  const auto& nodes = model_.graph().node();
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
+  for (const auto& n : nodes)
+    for (const auto& in : n.input()) consumers[in].push_back(&n);
+  for (const auto& out : model_.graph().output()) consumers[out.name()].push_back(nullptr);
+  for (const auto& n : nodes) {
+    if ((n.op_type() != "Sigmoid" && n.op_type() != "HardSigmoid") || n.input_size() != 1 || n.output_size() != 1)
+      continue;
+    const auto& users = consumers[n.output(0)];
+    if (users.size() != 1 || !users[0] || users[0]->op_type() != "Mul" || users[0]->input_size() != 2) continue;
+    const auto& m = *users[0];
+    const bool by_own_input = (m.input(0) == n.input(0) && m.input(1) == n.output(0)) ||
+                              (m.input(1) == n.input(0) && m.input(0) == n.output(0));
+    if (by_own_input)
+      gates_[n.output(0)] = n.op_type() == "Sigmoid" ? ActivationKind::silu : ActivationKind::hardswish;
+  }
+}
+
 void Importer::dispatch(const onnx::NodeProto& n) {
   const std::string& op = n.op_type();
-  if (op == "Constant") {
-    const auto* v = attr(n, "value");
-    if (v && v->has_t()) {
-      const auto& t = v->t();
-      if (t.float_data_size() == 1) scalars_[n.output(0)] = t.float_data(0);
-      else if (t.raw_data().size() == sizeof(float) && t.data_type() == onnx::TensorProto::FLOAT) {
-        float f;
-        std::copy_n(t.raw_data().data(), sizeof(float), reinterpret_cast<char*>(&f));
-        scalars_[n.output(0)] = f;
-      }
-    }
-    return;
-  }
+  if (op == "Constant") return constant(n);
+  if (gates_.count(n.output(0))) return;  // priced with its Mul, as the activation they make
   if (op == "Identity") {
     if (n.input_size() < 1) fail(n, "one input");
     if (auto it = initializers_.find(n.input(0)); it != initializers_.end()) {
@@ -233,6 +315,13 @@ void Importer::dispatch(const onnx::NodeProto& n) {
   else if (op == "Relu") tensors_[n.output(0)] = graph_.relu(node_name(n), tensor(n, 0));
   else if (op == "Clip") clip(n);
   else if (op == "Sigmoid") tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::sigmoid);
+  else if (op == "HardSigmoid")
+    tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::hardsigmoid);
+  else if (op == "HardSwish")
+    tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::hardswish);
+  else if (op == "Mul") mul(n);
+  else if (op == "ReduceMean") reduce_mean(n);
+  else if (op == "Pad") pad(n);
   else if (op == "Tanh") tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::tanh);
   else if (op == "LeakyRelu")
     tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::leaky_relu);
@@ -264,8 +353,9 @@ void Importer::dispatch(const onnx::NodeProto& n) {
   } else if (op == "Softmax") {
     tensors_[n.output(0)] = graph_.softmax(node_name(n), tensor(n, 0));
   } else {
-    fail(n, fmt::format("a supported operator ({})", fmt::format("{}", fmt::join(onnx_supported_ops(), ", "))),
-         suggest(op, onnx_supported_ops()));
+    const auto close = closest_name(op, onnx_supported_ops());
+    fail(n, fmt::format("a supported operator ({})", fmt::join(onnx_supported_ops(), ", ")),
+         close ? fmt::format("did you mean '{}'?", *close) : "");
   }
 }
 
@@ -299,6 +389,7 @@ Graph Importer::run() {
   if (tensors_.empty())
     throw InputError(Problem{{source_, 0, 0}, "graph.input", "", "one data input that is not an initializer", ""});
 
+  find_gates();
   for (const auto& n : g.node()) {
     if (n.output_size() < 1) fail(n, "at least one output");
     try {
@@ -326,10 +417,10 @@ Graph Importer::run() {
 
 const std::vector<std::string>& onnx_supported_ops() {
   static const std::vector<std::string> ops = {
-      "AveragePool", "BatchNormalization", "Clip",     "Concat",  "Constant",  "Conv",
-      "Dropout",     "Flatten",            "Gemm",     "GlobalAveragePool",    "GlobalMaxPool",
-      "Identity",    "LeakyRelu",          "LRN",      "MaxPool", "Relu",      "Sigmoid",
-      "Softmax",     "Tanh",               "Add"};
+      "Add",         "AveragePool", "BatchNormalization", "Clip",     "Concat",  "Constant",   "Conv",
+      "Dropout",     "Flatten",     "Gemm",               "GlobalAveragePool",   "GlobalMaxPool",
+      "HardSigmoid", "HardSwish",   "Identity",           "LeakyRelu", "LRN",    "MaxPool",    "Mul",
+      "Pad",         "ReduceMean",  "Relu",               "Sigmoid",  "Softmax", "Tanh"};
   return ops;
 }
 

@@ -13,6 +13,7 @@ std::string to_string(OpKind kind) {
     case OpKind::adaptive_avg_pool: return "adaptive_avg_pool";
     case OpKind::linear: return "linear";
     case OpKind::add: return "add";
+    case OpKind::mul: return "mul";
     case OpKind::concat: return "concat";
     case OpKind::flatten: return "flatten";
     case OpKind::dropout: return "dropout";
@@ -32,6 +33,8 @@ std::string to_string(ActivationKind kind) {
     case ActivationKind::leaky_relu: return "leaky_relu";
     case ActivationKind::gelu: return "gelu";
     case ActivationKind::silu: return "silu";
+    case ActivationKind::hardsigmoid: return "hardsigmoid";
+    case ActivationKind::hardswish: return "hardswish";
   }
   return "?";
 }

@@ -21,6 +21,7 @@ enum class OpKind {
   adaptive_avg_pool,
   linear,
   add,
+  mul,  // element-wise product; the second operand may be per channel (squeeze-and-excitation)
   concat,
   flatten,
   dropout,
@@ -29,7 +30,7 @@ enum class OpKind {
   softmax_cross_entropy,
 };
 
-enum class ActivationKind { relu, relu6, sigmoid, tanh, leaky_relu, gelu, silu };
+enum class ActivationKind { relu, relu6, sigmoid, tanh, leaky_relu, gelu, silu, hardsigmoid, hardswish };
 enum class PoolKind { max, avg };
 
 // The sliding window that convolution and pooling share.

@@ -129,6 +129,13 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
     const double tensors = s.fields.count("t") ? double(s.get("t")) : 1.0;
     return {per.at(s.op).first * p, word(s) * per.at(s.op).second * p, tensors};
   }
+  if (s.op == "mul") {
+    // x times y, y of x's size or one value per channel: forward reads both and writes the
+    // product; backward reads the gradient for each operand's, x and y once, and writes both.
+    const double n = double(s.get("n")), e = double(s.get("e")), c = double(s.get("c"));
+    const double words = is_inference_phase(phase) || phase == "fwd" ? 2 * e + c : 4 * e + 2 * c;
+    return {n * e, word(s) * n * words};
+  }
   const double e = elements(s);
   const double per = s.op == "lrn" ? double(s.get("size")) : 1;
   return {e * per, word(s) * streams(s.op, phase) * e};

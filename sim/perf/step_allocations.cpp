@@ -55,7 +55,7 @@ bool in_place_activation(const Node& node) {
   const auto kind = std::get<graph::ActivationAttrs>(node.attrs).kind;
   using graph::ActivationKind;
   return kind == ActivationKind::relu || kind == ActivationKind::relu6 || kind == ActivationKind::leaky_relu ||
-         kind == ActivationKind::silu;
+         kind == ActivationKind::silu || kind == ActivationKind::hardswish;
 }
 
 // The node's output is its first input's storage: written in place, or a view.
@@ -67,19 +67,22 @@ bool max_pool(const Node& node) {
   return node.kind == OpKind::pool && std::get<graph::PoolAttrs>(node.attrs).kind == graph::PoolKind::max;
 }
 
+// Activations whose gradient autograd computes from their input, which they do not overwrite.
+bool activation_keeps_input(const Node& node) {
+  if (node.kind != OpKind::activation) return false;
+  const auto kind = std::get<graph::ActivationAttrs>(node.attrs).kind;
+  return kind == graph::ActivationKind::gelu || kind == graph::ActivationKind::hardsigmoid;
+}
+
 bool keeps_inputs(const Node& node) {
   return node.kind == OpKind::conv || node.kind == OpKind::linear || node.kind == OpKind::batch_norm ||
-         node.kind == OpKind::lrn || max_pool(node) ||
-         (node.kind == OpKind::activation && !in_place_activation(node) &&
-          std::get<graph::ActivationAttrs>(node.attrs).kind == graph::ActivationKind::gelu);
+         node.kind == OpKind::lrn || node.kind == OpKind::mul || max_pool(node) || activation_keeps_input(node);
 }
 
 bool keeps_output(const Node& node) {
   if (node.kind == OpKind::softmax || node.kind == OpKind::softmax_cross_entropy || node.kind == OpKind::lrn)
     return true;
-  if (node.kind != OpKind::activation) return false;
-  const auto kind = std::get<graph::ActivationAttrs>(node.attrs).kind;
-  return kind != graph::ActivationKind::gelu;
+  return node.kind == OpKind::activation && !activation_keeps_input(node);
 }
 
 // Backward passes the gradient on unchanged (a view) for these.

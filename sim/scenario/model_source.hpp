@@ -6,11 +6,12 @@
 //   input = [3, 32, 32]      # per-sample shape: [C, H, W] or [features]
 //   [[layer]]                # in execution order
 //   op = "conv"              # conv, batch_norm, relu, relu6, sigmoid, tanh, leaky_relu, gelu,
-//                            # silu, maxpool, avgpool, global_avgpool, global_maxpool, linear,
-//                            # add, concat, flatten, dropout, lrn, softmax,
-//                            # softmax_cross_entropy
+//                            # silu, hardsigmoid, hardswish, maxpool, avgpool, global_avgpool,
+//                            # global_maxpool, linear, add, mul, concat, flatten, dropout, lrn,
+//                            # softmax, softmax_cross_entropy
 //   name = "conv1"           # optional; defaults to "<op><index>"
-//   input = "conv0"          # optional; defaults to the previous layer ("inputs" for add/concat)
+//   input = "conv0"          # optional; defaults to the previous layer ("inputs" for add, mul
+//                            # [tensor, factor] and concat)
 //   ...                      # the operator's own keys (out_channels, kernel, stride, ...)
 
 #include <string>

@@ -18,8 +18,8 @@ using namespace dlsim::graph;
 const std::vector<std::string>& op_names() {
   static const std::vector<std::string> ops = {
       "conv",    "batch_norm", "relu",    "relu6",          "sigmoid",        "tanh",   "leaky_relu",
-      "gelu",    "silu",       "maxpool", "avgpool",        "global_avgpool", "global_maxpool",
-      "linear",  "add",        "concat",  "flatten",        "dropout",        "lrn",    "softmax",
+      "gelu",    "silu",       "hardsigmoid", "hardswish", "maxpool", "avgpool", "global_avgpool",
+      "global_maxpool", "linear", "add", "mul", "concat", "flatten", "dropout", "lrn", "softmax",
       "softmax_cross_entropy"};
   return ops;
 }
@@ -74,7 +74,7 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
   const auto op = r.choice("op", op_names(), true);
   const std::string name = r.string("name").value_or(fmt::format("{}{}", op.value_or("layer"), index));
   std::vector<NodeId> inputs;
-  if (op && (*op == "add" || *op == "concat")) {
+  if (op && (*op == "add" || *op == "mul" || *op == "concat")) {
     if (auto names = r.strings("inputs", true))
       for (const auto& n : *names)
         if (auto id = ref(r, "inputs", n)) inputs.push_back(*id);
@@ -122,6 +122,11 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       a.affine = r.boolean("affine").value_or(true);
       r.finish();
       if (problems_.empty()) out = g_.batch_norm(name, inputs.at(0), a);
+    } else if (o == "mul") {
+      r.finish();
+      if (problems_.empty() && inputs.size() != 2)
+        r.problem("inputs", fmt::format("{} names", inputs.size()), "two layers: the tensor and its factor");
+      if (problems_.empty()) out = g_.mul(name, inputs[0], inputs[1]);
     } else if (o == "concat") {
       const auto axis = r.integer("axis", 0, 3).value_or(0);
       r.finish();
@@ -132,7 +137,8 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       const std::map<std::string, ActivationKind> activations = {
           {"relu", ActivationKind::relu},         {"relu6", ActivationKind::relu6}, {"sigmoid", ActivationKind::sigmoid},
           {"tanh", ActivationKind::tanh},         {"gelu", ActivationKind::gelu},   {"silu", ActivationKind::silu},
-          {"leaky_relu", ActivationKind::leaky_relu}};
+          {"leaky_relu", ActivationKind::leaky_relu}, {"hardsigmoid", ActivationKind::hardsigmoid},
+          {"hardswish", ActivationKind::hardswish}};
       if (auto it = activations.find(o); it != activations.end()) out = g_.activation(name, inputs.at(0), it->second);
       else if (o == "global_avgpool") out = g_.global_pool(name, inputs.at(0), PoolKind::avg);
       else if (o == "global_maxpool") out = g_.global_pool(name, inputs.at(0), PoolKind::max);

@@ -55,6 +55,26 @@ TEST(Cost, BatchNormParamsAndStateArePerChannel) {
   EXPECT_EQ(c.state, 10);
 }
 
+// A squeeze-and-excitation product: 2x3x3 features times one factor per channel.
+TEST(Cost, AProductKeepsBothOperandsAndComputesBothGradients) {
+  Graph g("t");
+  auto x = g.input("x", {2, 3, 3});
+  auto r = g.activation("r", x, ActivationKind::hardswish);
+  auto s = g.global_pool("s", r);
+  auto gate = g.activation("gate", s, ActivationKind::hardsigmoid);
+  auto m = g.mul("m", r, gate);
+  EXPECT_EQ(to_string(g.node(m).output), "2x3x3");
+  const auto costs = layer_costs(g, 2, DataType::fp32);
+  const auto& c = costs[static_cast<size_t>(m)];
+  EXPECT_DOUBLE_EQ(c.forward_flops, 2 * 18);
+  EXPECT_DOUBLE_EQ(c.backward_data_flops, 2 * 2 * 18);  // g * factor, and g * x summed per channel
+  EXPECT_DOUBLE_EQ(c.forward_bytes_read, 2 * (18 + 2) * 4.0);
+  EXPECT_EQ(c.params, 0);
+  // Both operands are kept for backward: the features (against r) and the factors (gate).
+  EXPECT_DOUBLE_EQ(costs[static_cast<size_t>(r)].saved_activation_bytes, 2 * 18 * 4.0);
+  EXPECT_DOUBLE_EQ(costs[static_cast<size_t>(gate)].saved_activation_bytes, 2 * 2 * 4.0);
+}
+
 TEST(Cost, InferencePeakCountsLiveTensorsOnly) {
   Graph g("t");
   auto x = g.input("x", {100});

@@ -54,6 +54,18 @@ TEST(Graph, ConcatAddsChannelsAndChecksTheRest) {
   EXPECT_THROW(g.add("bad_add", {a, small}), GraphError);
 }
 
+TEST(Graph, AFactorHasTheTensorsShapeOrOneValuePerChannel) {
+  Graph g("t");
+  auto x = g.input("x", {8, 4, 4});
+  auto pooled = g.global_pool("pooled", x);
+  EXPECT_EQ(to_string(g.node(g.mul("scaled", x, pooled)).output), "8x4x4");
+  EXPECT_EQ(to_string(g.node(g.mul("squared", x, x)).output), "8x4x4");
+  EXPECT_EQ(to_string(g.node(g.mul("flat", x, g.flatten("f", pooled))).output), "8x4x4");
+  auto wrong = g.conv("wrong", x, ConvAttrs{4, {}, 1, 1, 1, false});
+  EXPECT_THROW(g.mul("bad", x, wrong), GraphError);         // 4x4x4 is neither 8x4x4 nor 8x1x1
+  EXPECT_THROW(g.mul("backwards", pooled, x), GraphError);  // the tensor comes first
+}
+
 TEST(Graph, LinearNeedsAFlatInput) {
   Graph g("t");
   auto x = g.input("x", {4, 2, 2});

@@ -16,6 +16,14 @@ TEST(KernelSignature, ConvolutionNamesEveryDimension) {
   EXPECT_EQ(kernel_signature(g, g.node(*g.find("flatten")), 8, DataType::fp32), "");
 }
 
+TEST(KernelSignature, AProductNamesItsFactorsSize) {
+  Graph g("t");
+  auto x = g.input("x", {8, 4, 4});
+  auto pooled = g.global_pool("pooled", x);
+  EXPECT_EQ(kernel_signature(g, g.node(g.mul("scaled", x, pooled)), 2, DataType::fp32), "mul fp32 n2 e128 c8");
+  EXPECT_EQ(kernel_signature(g, g.node(g.mul("squared", x, x)), 2, DataType::fp32), "mul fp32 n2 e128 c128");
+}
+
 TEST(KernelSignature, RepeatedLayersShareASignature) {
   const Graph g = zoo_model("resnet50");
   const auto a = kernel_signature(g, g.node(*g.find("layer1.1.conv2")), 16, DataType::fp32);

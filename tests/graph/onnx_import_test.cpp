@@ -1,11 +1,14 @@
 // ONNX files exported from torchvision (validation/oracle/export_torchvision.py --onnx,
 // initializer payloads stripped) give the zoo model's parameters and multiply-adds.
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
 #include "graph/cost.hpp"
 #include "graph/onnx_import.hpp"
 #include "graph/zoo.hpp"
+#include "torchvision_reference.hpp"
 
 namespace dlsim::graph {
 namespace {
@@ -53,6 +56,44 @@ TEST_P(OnnxExport, EvalExportFoldsBatchNorm) {
 INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxExport,
                          ::testing::Values("resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11"),
                          [](const auto& info) { return info.param; });
+
+// Networks the zoo does not have, known to dlsim from their export alone: squeeze-and-
+// excitation products, SiLU and hard swish written as a gate times its input, a mean over
+// the pixels, zero padding.  The training export has torchvision's parameters, running
+// statistics and multiply-adds exactly.
+class OnnxOnly : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OnnxOnly, TrainingExportEqualsTorchvision) {
+  const auto& ref = torchvision_reference()["models"][GetParam()];
+  const auto totals = model_totals(import_onnx_file(onnx_path(GetParam() + "_train")), 1, DataType::fp32);
+  EXPECT_EQ(totals.params, ref["params"].get<int64_t>());
+  EXPECT_EQ(totals.state, ref["bn_running_stats"].get<int64_t>());
+  EXPECT_EQ(totals.macs_per_sample, ref["macs"].get<int64_t>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxOnly,
+                         ::testing::Values("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121",
+                                           "mnasnet1_0"),
+                         [](const auto& info) { return info.param; });
+
+std::map<std::string, int> operator_counts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const auto& n : g.nodes()) ++counts[op_label(n.kind, n.attrs)];
+  return counts;
+}
+
+// EfficientNet-B0: 16 blocks, each with a squeeze-and-excitation (a sigmoid gate times the
+// block's features), and SiLU everywhere else (49, x * sigmoid(x) in the export).
+TEST(OnnxImport, GatesTimesTheirOwnInputAreOneActivation) {
+  auto counts = operator_counts(import_onnx_file(onnx_path("efficientnet_b0_train")));
+  EXPECT_EQ(counts["silu"], 49);
+  EXPECT_EQ(counts["sigmoid"], 16);
+  EXPECT_EQ(counts["mul"], 16);
+  counts = operator_counts(import_onnx_file(onnx_path("mobilenet_v3_large_train")));
+  EXPECT_EQ(counts["hardswish"], 21);
+  EXPECT_EQ(counts["hardsigmoid"], 8);
+  EXPECT_EQ(counts["mul"], 8);
+}
 
 // The issue's own figures: ResNet-50 trains 25,557,032 parameters plus 53,120 running
 // statistics; its eval export holds 25,507,944 initializer elements.

@@ -88,6 +88,15 @@ TEST(Features, TrainingBatchNormReadsItsInputTwiceInferenceOnce) {
   EXPECT_DOUBLE_EQ(kernel_features(relu, "bwd_data").bytes, 3 * 96.0);
 }
 
+TEST(Features, AProductByOneFactorPerChannelMovesTheTensorAndTheFactors) {
+  const auto mul = kernels::parse_signature("mul fp32 n2 e12 c3");  // 24 elements, 96 bytes; 6 factors, 24 bytes
+  EXPECT_DOUBLE_EQ(kernel_features(mul, "fwd").flops, 24.0);
+  EXPECT_DOUBLE_EQ(kernel_features(mul, "fwd").bytes, 2 * 96.0 + 24);       // read x and y, write x * y
+  EXPECT_DOUBLE_EQ(kernel_features(mul, "infer").bytes, 2 * 96.0 + 24);
+  EXPECT_DOUBLE_EQ(kernel_features(mul, "bwd_data").bytes, 4 * 96.0 + 48);  // g twice, x, dx; y and dy
+  EXPECT_DOUBLE_EQ(elements_written(mul), 24.0);
+}
+
 TEST(Features, AWaveFloorMakesSmallBatchesOfDeepLayersCostMoreThanTheirFlops) {
   // A GPU that computes a kernel's outputs in waves: at least one wave, whose time grows
   // with the reduction, however few the outputs.  Fitted on batches 1 to 256 (the small

@@ -22,8 +22,12 @@ MODELS = {
     "alexnet": 224, "vgg11": 224, "vgg13": 224, "vgg16": 224, "vgg19": 224,
     "resnet18": 224, "resnet34": 224, "resnet50": 224, "resnet101": 224, "resnet152": 224,
     "inception_v3": 299, "googlenet": 224, "mobilenet_v2": 224,
+    # Not in dlsim's zoo: imported from their ONNX export only.
+    "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
+    "mnasnet1_0": 224,
 }
-ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11"]
+ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11",
+               "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0"]
 
 
 def build(name):
@@ -71,12 +75,26 @@ def strip_payloads(path):
     onnx.save(model, path)
 
 
+def without_stochastic_depth(model):
+    """EfficientNet's stochastic depth draws a Bernoulli factor per sample in training, which
+    torch.onnx cannot trace; the training export leaves it out (its cost, one product per
+    residual block, is not in dlsim's graph of the network)."""
+    from torchvision.ops import StochasticDepth
+    for parent in list(model.modules()):
+        for child_name, child in parent.named_children():
+            if isinstance(child, StochasticDepth):
+                setattr(parent, child_name, torch.nn.Identity())
+    return model
+
+
 def export_onnx(name, model, size, out_dir):
     x = torch.zeros(1, 3, size, size)
     for mode, tm, fold in (("train", torch.onnx.TrainingMode.TRAINING, False),
                            ("eval", torch.onnx.TrainingMode.EVAL, True)):
         path = os.path.join(out_dir, f"{name}_{mode}.onnx")
         model.train(mode == "train")
+        if mode == "train":
+            model = without_stochastic_depth(model)
         torch.onnx.export(model, x, path, training=tm, do_constant_folding=fold,
                           opset_version=13, input_names=["input"], output_names=["output"])
         strip_payloads(path)
