@@ -22,8 +22,14 @@ double peak_flops(const GpuRates& gpu, const std::string& dtype) {
   return gpu.fp32_flops;
 }
 
-double thread_blocks(const kernels::Signature& s) {
+double thread_blocks(const kernels::Signature& s, const std::string& phase) {
   if (s.op == "conv2d" || s.op == "linear") return 0;
+  const bool pool = s.fields.count("h") && s.fields.count("w") && s.op.find("pool") != std::string::npos;
+  if (pool && phase == "bwd_data")  // the input's gradient, a thread per element
+    return std::ceil(double(s.get("n")) * double(s.get("c")) * double(s.get("h")) * double(s.get("w")) /
+                     kThreadsPerBlock);
+  const bool one_output_per_plane = pool && !s.fields.count("r") && (!s.fields.count("oh") || s.get("oh") * s.get("ow") == 1);
+  if (one_output_per_plane) return elements_written(s);  // a block reduces each plane
   return std::ceil(elements_written(s) / kThreadsPerBlock);
 }
 
@@ -31,7 +37,7 @@ Roofline gpu_roofline(const kernels::Signature& s, const std::string& phase, con
   const Features f = kernel_features(s, phase);
   Roofline r;
   r.compute_s = f.flops / peak_flops(gpu, s.dtype);
-  const double blocks = thread_blocks(s);
+  const double blocks = thread_blocks(s, phase);
   const bool streams = blocks > 0 && gpu.stream_bandwidth_Bps > 0;
   r.memory_s = f.bytes / (streams ? gpu.stream_bandwidth_Bps : gpu.bandwidth_Bps);
   if (blocks > 0) {

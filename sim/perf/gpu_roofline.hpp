@@ -46,9 +46,13 @@ struct Roofline {
   bool memory_bound() const { return memory_s >= compute_s; }
 };
 
-// Thread blocks of a kernel whose launch its size fixes (256 threads, one element each);
-// 0 for convolutions and GEMMs, whose library picks its own launch.
-double thread_blocks(const kernels::Signature& signature);
+// Thread blocks of a kernel whose launch its size fixes (256 threads, one element each),
+// in a phase; 0 for convolutions and GEMMs, whose library picks its own launch.  A pool
+// launches a thread per output, its backward one per input element; a global pool (one
+// output per channel) reduces each plane with a block of its own, as PyTorch's adaptive
+// average pooling and cuDNN's pooling do, not with one thread: the squeeze of EfficientNet's
+// 8x32x112x112 features is 256 blocks, not one.
+double thread_blocks(const kernels::Signature& signature, const std::string& phase);
 
 Roofline gpu_roofline(const kernels::Signature& signature, const std::string& phase, const GpuRates& gpu);
 

@@ -40,13 +40,24 @@ TEST(GpuRoofline, OneBlockKernelScalesWithWhatOneWaveDoes) {
   // 256 elements: one block on either GPU, a single partial wave; time = bytes / (bandwidth per
   // wave slot), so the GPU with twice the SMs but 1.5x the bandwidth is slower per block.
   const auto tiny = sig("relu fp32 n1 e256");
-  EXPECT_DOUBLE_EQ(thread_blocks(tiny), 1.0);
+  EXPECT_DOUBLE_EQ(thread_blocks(tiny, "fwd"), 1.0);
   EXPECT_NEAR(carry_factor(tiny, "fwd", a, b), (20.0 / 750e9) / (10.0 / 500e9), 1e-9);
 }
 
 TEST(GpuRoofline, LibraryKernelsHaveNoFixedLaunch) {
-  EXPECT_EQ(thread_blocks(sig("linear fp32 n32 in4096 out4096 bias")), 0.0);
-  EXPECT_GT(thread_blocks(sig("maxpool fp32 n32 c64 h112 w112 r3 s3 pad1,1,1,1 str2,2")), 0.0);
+  EXPECT_EQ(thread_blocks(sig("linear fp32 n32 in4096 out4096 bias"), "fwd"), 0.0);
+  EXPECT_GT(thread_blocks(sig("maxpool fp32 n32 c64 h112 w112 r3 s3 pad1,1,1,1 str2,2"), "fwd"), 0.0);
+}
+
+TEST(GpuRoofline, AGlobalPoolReducesEachPlaneWithABlockAndItsBackwardWritesEveryPixel) {
+  const auto squeeze = sig("global_avgpool fp32 n8 c32 h112 w112 oh1 ow1");
+  EXPECT_DOUBLE_EQ(thread_blocks(squeeze, "fwd"), 256.0);  // 8 x 32 planes
+  EXPECT_DOUBLE_EQ(thread_blocks(squeeze, "bwd_data"), 8.0 * 32 * 112 * 112 / 256);
+  const auto window = sig("maxpool fp32 n8 c64 h112 w112 r3 s3 pad1,1,1,1 str2,2");  // 8x64x56x56 outputs
+  EXPECT_DOUBLE_EQ(thread_blocks(window, "fwd"), 8.0 * 64 * 56 * 56 / 256);
+  EXPECT_DOUBLE_EQ(thread_blocks(window, "bwd_data"), 8.0 * 64 * 112 * 112 / 256);
+  // 12.8 MB read by 256 blocks on a GPU of 80 block slots: 4 waves, 3.2 of them busy.
+  EXPECT_NEAR(gpu_roofline(squeeze, "fwd", a).memory_s, 4.0 * (8 * 32 * 112 * 112 + 256) / 500e9 * 4 / 3.2, 1e-12);
 }
 
 TEST(GpuRoofline, StreamingKernelsMoveBytesAtTheSustainedRateLibraryKernelsAtThePeak) {
