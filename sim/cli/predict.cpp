@@ -10,6 +10,7 @@
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
 #include "infer/served.hpp"
+#include "perf/autocast.hpp"
 #include "perf/engine.hpp"
 #include "perf/fit.hpp"
 #include "perf/launch.hpp"
@@ -356,6 +357,9 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   if (spec.serving && spec.serving->engine == "tensorrt") {
     perf::fuse_for_engine(p.plan, model);
     p.framework += ", fused as a TensorRT engine runs it";
+  } else if (spec.workload.precision == scenario::Precision::amp) {
+    perf::add_autocast_casts(p.plan, model, spec.workload.batch, times);
+    p.framework += ", autocast casting the weights to fp16 each step";
   }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
   p.totals = p.plan.totals();

@@ -121,6 +121,7 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
     return f;
   }
   if (s.op == "decode") return {0, 3.0 * double(s.get("w")) * double(s.get("h"))};  // an image: its pixels' bytes
+  if (s.op == "cast") return {0, (4.0 + word(s)) * elements(s)};  // fp32 values read, written in the signature's type
   if (is_optimizer(s.op)) {
     // Per element: FLOPs and words read or written by the update (weights, gradient, state).
     const std::map<std::string, std::pair<double, double>> per = {
