@@ -289,9 +289,8 @@ void mul(Ctx& c) {
     throw std::invalid_argument("mul signature '" + c.sig.text + "': c must divide e");
   const memory::desc x({n, ch, e / ch, 1}, dt::f32, tag::nchw), y({n, ch, 1, 1}, dt::f32, tag::nchw);
   const dnnl::binary::primitive_desc pd({algorithm::binary_mul, x, y, x}, c.e);
-  c.add("fwd", wrap(dnnl::binary(pd),
-                    {{DNNL_ARG_SRC_0, filled(x, c.e)}, {DNNL_ARG_SRC_1, filled(y, c.e)}, {DNNL_ARG_DST, memory(x, c.e)}},
-                    c.s));
+  const Args args{{DNNL_ARG_SRC_0, filled(x, c.e)}, {DNNL_ARG_SRC_1, filled(y, c.e)}, {DNNL_ARG_DST, memory(x, c.e)}};
+  c.add("fwd", wrap(dnnl::binary(pd), args, c.s));
 }
 
 void softmax(Ctx& c, const std::string& field) {

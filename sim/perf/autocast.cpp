@@ -22,7 +22,9 @@ std::vector<int64_t> weight_tensors(const graph::Graph& graph, const graph::Node
 
 }  // namespace
 
-std::string cast_signature(int64_t count, int64_t elements) { return fmt::format("cast fp16 n{} e{}", count, elements); }
+std::string cast_signature(int64_t count, int64_t elements) {
+  return fmt::format("cast fp16 n{} e{}", count, elements);
+}
 
 void add_autocast_casts(StepPlan& plan, const graph::Graph& graph, int64_t batch, const KernelTimes& times) {
   std::vector<KernelCall> calls;

@@ -28,8 +28,8 @@ double thread_blocks(const kernels::Signature& s, const std::string& phase) {
   if (pool && phase == "bwd_data")  // the input's gradient, a thread per element
     return std::ceil(double(s.get("n")) * double(s.get("c")) * double(s.get("h")) * double(s.get("w")) /
                      kThreadsPerBlock);
-  const bool one_output_per_plane = pool && !s.fields.count("r") && (!s.fields.count("oh") || s.get("oh") * s.get("ow") == 1);
-  if (one_output_per_plane) return elements_written(s);  // a block reduces each plane
+  const bool global = pool && !s.fields.count("r") && (!s.fields.count("oh") || s.get("oh") * s.get("ow") == 1);
+  if (global) return elements_written(s);  // one output per plane, a block reducing each
   return std::ceil(elements_written(s) / kThreadsPerBlock);
 }
 
