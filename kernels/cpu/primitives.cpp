@@ -244,6 +244,28 @@ void eltwise(Ctx& c, algorithm alg, float alpha, float beta) {
                          c.s));
 }
 
+// oneDNN 2.6 has no hard sigmoid: x / 6 + 1/2 clipped to [0, 1] runs as one kernel, a linear
+// eltwise with a clip post-op.  Its gradient is the clip's, which reads and writes the same
+// tensors.
+void hardsigmoid(Ctx& c) {
+  const memory::desc md = flat(c.sig, "e");
+  const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
+  dnnl::post_ops clip;
+  clip.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(clip);
+  const dnnl::eltwise_forward::primitive_desc fwd({prop, algorithm::eltwise_linear, md, 1.f / 6, 0.5f}, attr, c.e);
+  c.add("fwd",
+        wrap(dnnl::eltwise_forward(fwd), {{DNNL_ARG_SRC, filled(md, c.e)}, {DNNL_ARG_DST, memory(md, c.e)}}, c.s));
+  if (!c.training) return;
+  const dnnl::eltwise_forward::primitive_desc hint({prop, algorithm::eltwise_clip_v2, md, 0.f, 1.f}, c.e);
+  const dnnl::eltwise_backward::primitive_desc bwd({algorithm::eltwise_clip_v2, md, md, 0.f, 1.f}, c.e, hint);
+  c.add("bwd_data", wrap(dnnl::eltwise_backward(bwd),
+                         {{DNNL_ARG_SRC, filled(md, c.e)}, {DNNL_ARG_DIFF_DST, filled(md, c.e)},
+                          {DNNL_ARG_DIFF_SRC, memory(md, c.e)}},
+                         c.s));
+}
+
 void batch_norm(Ctx& c) {
   const auto& g = c.sig;
   const int64_t n = g.get("n"), ch = g.get("c"), hw = g.get("hw");
@@ -373,6 +395,7 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   else if (op == "gelu") eltwise(c, algorithm::eltwise_gelu_erf, 0.f, 0.f);
   else if (op == "silu") eltwise(c, algorithm::eltwise_swish, 1.f, 0.f);
   else if (op == "hardswish") eltwise(c, algorithm::eltwise_hardswish, 0.f, 0.f);
+  else if (op == "hardsigmoid") hardsigmoid(c);
   else if (op == "batch_norm") batch_norm(c);
   else if (op == "add") add(c);
   else if (op == "mul") mul(c);

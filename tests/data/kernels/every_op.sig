@@ -18,3 +18,6 @@ softmax_cross_entropy fp32 n4 classes10
 sgd fp32 p482 t4 max216
 sgd_momentum fp32 p482 t4 max216
 adam fp32 p482 t4 max216
+hardswish fp32 n4 e1024
+hardsigmoid fp32 n4 e64
+mul fp32 n4 e1024 c16
