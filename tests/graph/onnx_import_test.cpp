@@ -73,7 +73,7 @@ TEST_P(OnnxOnly, TrainingExportEqualsTorchvision) {
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxOnly,
                          ::testing::Values("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121",
-                                           "mnasnet1_0"),
+                                           "mnasnet1_0", "resnext101_32x4d"),
                          [](const auto& info) { return info.param; });
 
 std::map<std::string, int> operator_counts(const Graph& g) {

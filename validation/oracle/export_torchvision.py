@@ -24,10 +24,11 @@ MODELS = {
     "inception_v3": 299, "googlenet": 224, "mobilenet_v2": 224,
     # Not in dlsim's zoo: imported from their ONNX export only.
     "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
-    "mnasnet1_0": 224,
+    "mnasnet1_0": 224, "resnext101_32x4d": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11",
-               "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0"]
+               "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
+               "resnext101_32x4d"]
 
 
 def build(name):
@@ -37,6 +38,9 @@ def build(name):
         return torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=False)
     if name == "inception_v3":
         return torchvision.models.inception_v3(weights=None, aux_logits=True, init_weights=False)
+    if name == "resnext101_32x4d":  # NVIDIA's ResNeXt-101 (DeepLearningExamples), with torchvision's ResNet
+        from torchvision.models.resnet import Bottleneck, ResNet
+        return ResNet(Bottleneck, [3, 4, 23, 3], groups=32, width_per_group=4)
     return getattr(torchvision.models, name)(weights=None)
 
 
