@@ -113,6 +113,28 @@ TEST(KernelTimes, AnotherGpuAndDataTypeScaleByTheRoofline) {
   EXPECT_NEAR(fp16.seconds, 10e-3 * (10e12 / 20e12) * (20e12 / 160e12), 1e-9);
 }
 
+// TF32 on tensor cores runs the kernels fp16 runs, at the TF32 rate: from the fp16 twin
+// where the target has TF32 tensor cores, from the fp32 twin (CUDA cores) where it has not.
+TEST(KernelTimes, Tf32OnTensorCoresIsCarriedFromTheFp16Twin) {
+  Profile p = conv_profile();
+  const std::string conv = "conv2d fp32 n64 c256 h56 w56 k256 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1";
+  std::string half = conv, tf32 = conv;
+  half.replace(half.find("fp32"), 4, "fp16");
+  tf32.replace(tf32.find("fp32"), 4, "tf32");
+  p.measured[{half, "fwd", 1}] = {4e-3, 4e-3, 4e-3, 1};
+  LookupOptions to_b, to_a;
+  to_b.gpu = GpuTarget{gpu_a, gpu_b};
+  to_a.gpu = GpuTarget{gpu_a, gpu_a};
+  // 4 ms of fp16 on a (20 TFLOP/s) is 8 ms at a's TF32 rate (its fp32, 10), and b's TF32
+  // tensor cores (80) take an eighth of that.
+  const Answer on_b = KernelTimes(p, to_b).time(tf32, "fwd", 1);
+  EXPECT_NEAR(on_b.seconds, 4e-3 * (20e12 / 10e12) * (10e12 / 80e12), 1e-9);
+  EXPECT_NE(on_b.basis.find("fp16 carried to tf32"), std::string::npos);
+  const Answer on_a = KernelTimes(p, to_a).time(tf32, "fwd", 1);
+  EXPECT_NEAR(on_a.seconds, 10e-3, 1e-9);
+  EXPECT_NE(on_a.basis.find("fp32 carried to tf32"), std::string::npos);
+}
+
 TEST(KernelTimes, GpuFallbackIsTheTargetsRoofline) {
   const Profile p = conv_profile();
   LookupOptions options;
