@@ -1,6 +1,7 @@
 #include "graph/onnx_import.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -361,7 +362,10 @@ void Importer::dispatch(const onnx::NodeProto& n) {
 
 Graph Importer::run() {
   const auto& g = model_.graph();
-  graph_ = Graph(g.name().empty() ? "onnx" : g.name());
+  // torch.onnx names every graph "torch_jit" (or "torch-jit-export"): the file says more.
+  const bool generic = g.name().empty() || g.name().rfind("torch_jit", 0) == 0 || g.name().rfind("torch-jit", 0) == 0;
+  const std::string stem = std::filesystem::path(source_).stem().string();
+  graph_ = Graph(!generic ? g.name() : stem.empty() ? "onnx" : stem);
   for (const auto& init : g.initializer()) initializers_[init.name()] = {init.dims().begin(), init.dims().end()};
 
   for (const auto& input : g.input()) {

@@ -95,6 +95,11 @@ TEST(OnnxImport, GatesTimesTheirOwnInputAreOneActivation) {
   EXPECT_EQ(counts["mul"], 8);
 }
 
+// torch.onnx names every graph "torch_jit"; the file's name says which network it is.
+TEST(OnnxImport, ATorchExportIsNamedAfterItsFile) {
+  EXPECT_EQ(import_onnx_file(onnx_path("efficientnet_b0_train")).name(), "efficientnet_b0_train");
+}
+
 // The issue's own figures: ResNet-50 trains 25,557,032 parameters plus 53,120 running
 // statistics; its eval export holds 25,507,944 initializer elements.
 TEST(OnnxImport, ResNet50InitializerCounts) {
