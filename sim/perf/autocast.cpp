@@ -2,22 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "graph/cost.hpp"
+
 namespace dlsim::perf {
 namespace {
 
 using graph::OpKind;
 
 // The parameter tensors autocast casts for a layer: its weight, and its bias if it has one.
-std::vector<int64_t> weight_tensors(const graph::Graph& graph, const graph::Node& node) {
-  const graph::Dims& in = graph.node(node.inputs[0]).output;
-  if (node.kind == OpKind::conv) {
-    const auto& a = std::get<graph::ConvAttrs>(node.attrs);
-    const int64_t weight = a.out_channels * (in[0] / a.groups) * a.window.kernel_h * a.window.kernel_w;
-    return a.bias ? std::vector<int64_t>{weight, a.out_channels} : std::vector<int64_t>{weight};
-  }
-  const auto& a = std::get<graph::LinearAttrs>(node.attrs);
-  const int64_t weight = graph::elements(in) * a.out_features;
-  return a.bias ? std::vector<int64_t>{weight, a.out_features} : std::vector<int64_t>{weight};
+std::vector<int64_t> weight_tensors(const graph::LayerCost& cost) {
+  std::vector<int64_t> out{cost.largest_param_tensor};
+  if (cost.params > cost.largest_param_tensor) out.push_back(cost.params - cost.largest_param_tensor);
+  return out;
 }
 
 }  // namespace
@@ -27,6 +23,7 @@ std::string cast_signature(int64_t count, int64_t elements) {
 }
 
 void add_autocast_casts(StepPlan& plan, const graph::Graph& graph, int64_t batch, const KernelTimes& times) {
+  const auto costs = graph::layer_costs(graph, 1, graph::DataType::fp32);
   std::vector<KernelCall> calls;
   bool input_cast = false;
   auto cast = [&](const std::string& layer, int64_t count, int64_t elements) {
@@ -41,7 +38,7 @@ void add_autocast_casts(StepPlan& plan, const graph::Graph& graph, int64_t batch
         cast("input", batch, graph::elements(graph.input_shape()));
         input_cast = true;
       }
-      for (int64_t elements : weight_tensors(graph, *node)) cast(call.layer, 1, elements);
+      for (int64_t elements : weight_tensors(costs[static_cast<size_t>(node->id)])) cast(call.layer, 1, elements);
     }
     calls.push_back(std::move(call));
   }

@@ -41,11 +41,6 @@ Features linear(const kernels::Signature& s) {
   return {2.0 * n * in * out, word(s) * (n * in + n * out + in * out)};
 }
 
-bool is_pool(const std::string& op) {
-  return op == "maxpool" || op == "avgpool" || op == "global_avgpool" || op == "adaptive_avg_pool" ||
-         op == "global_maxpool";
-}
-
 // Output positions per channel: a window sliding with stride and padding, a fixed output
 // size (adaptive pooling), or one (global pooling).
 double pool_outputs(const kernels::Signature& s) {
@@ -145,6 +140,11 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
 bool is_inference_phase(const std::string& phase) { return phase == "infer" || phase == kInferOnRequestThread; }
 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
+
+bool is_pool(const std::string& op) {
+  return op == "maxpool" || op == "avgpool" || op == "global_avgpool" || op == "adaptive_avg_pool" ||
+         op == "global_maxpool";
+}
 
 std::vector<std::string> model_features(const std::string& op) {
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};

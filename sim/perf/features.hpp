@@ -34,6 +34,7 @@ struct Features {
 };
 
 bool is_optimizer(const std::string& op);
+bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 
 // The features a fitted model may use: "one", "flops", "bytes", "tensors", for
 // convolutions "direct_flops" (flops - winograd_flops), "winograd_flops" and

@@ -24,13 +24,13 @@ double peak_flops(const GpuRates& gpu, const std::string& dtype) {
 
 double thread_blocks(const kernels::Signature& s, const std::string& phase) {
   if (s.op == "conv2d" || s.op == "linear") return 0;
-  const bool pool = s.fields.count("h") && s.fields.count("w") && s.op.find("pool") != std::string::npos;
-  if (pool && phase == "bwd_data")  // the input's gradient, a thread per element
-    return std::ceil(double(s.get("n")) * double(s.get("c")) * double(s.get("h")) * double(s.get("w")) /
-                     kThreadsPerBlock);
-  const bool global = pool && !s.fields.count("r") && (!s.fields.count("oh") || s.get("oh") * s.get("ow") == 1);
-  if (global) return elements_written(s);  // one output per plane, a block reducing each
-  return std::ceil(elements_written(s) / kThreadsPerBlock);
+  const double outputs = elements_written(s);
+  if (!is_pool(s.op)) return std::ceil(outputs / kThreadsPerBlock);
+  const double planes = double(s.get("n")) * double(s.get("c"));
+  if (phase == "bwd_data")  // the input's gradient, a thread per pixel
+    return std::ceil(planes * double(s.get("h")) * double(s.get("w")) / kThreadsPerBlock);
+  const bool reduces_each_plane = outputs == planes && !s.fields.count("r");  // a block per plane
+  return reduces_each_plane ? planes : std::ceil(outputs / kThreadsPerBlock);
 }
 
 Roofline gpu_roofline(const kernels::Signature& s, const std::string& phase, const GpuRates& gpu) {

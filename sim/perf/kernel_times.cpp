@@ -164,8 +164,9 @@ Answer KernelTimes::thread_scaled(const kernels::Signature& sig, const std::stri
 std::optional<Answer> KernelTimes::other_dtype(const kernels::Signature& sig, const std::string& phase) const {
   if (!options_.gpu || sig.dtype == "fp32") return std::nullopt;
   const bool tensor_tf32 = sig.dtype == "tf32" && options_.gpu->target.tf32_tensor_flops > 0;
-  for (const char* twin_type : {"fp16", "fp32"}) {
-    if (twin_type == std::string("fp16") && !tensor_tf32) continue;
+  const std::vector<std::string> twins = tensor_tf32 ? std::vector<std::string>{"fp16", "fp32"}
+                                                     : std::vector<std::string>{"fp32"};
+  for (const std::string& twin_type : twins) {
     std::string text = sig.text;
     text.replace(text.find(sig.dtype), sig.dtype.size(), twin_type);
     const auto twin = kernels::parse_signature(text);
