@@ -23,11 +23,13 @@ def dlsim_model(dlsim, name):
     return json.loads(out.stdout)
 
 
-def onnx_export(dlsim, name):
-    """The training export of a network the zoo does not have, or None for a zoo network."""
-    path = ROOT / "validation/oracle/onnx" / f"{name}_train.onnx"
-    in_zoo = subprocess.run([dlsim, "model", name], capture_output=True).returncode == 0
-    return None if in_zoo or not path.exists() else path
+def zoo_or_export(dlsim, name):
+    """(dlsim's account, row label): the zoo's network, else its ONNX training export."""
+    out = subprocess.run([dlsim, "model", name, "--format", "json"], capture_output=True, text=True)
+    if out.returncode == 0:
+        return json.loads(out.stdout), name
+    export = ROOT / "validation/oracle/onnx" / f"{name}_train.onnx"
+    return dlsim_model(dlsim, str(export)), f"{name} (ONNX import)"
 
 
 def table(dlsim):
@@ -36,10 +38,8 @@ def table(dlsim):
     rows = ["| model | reference | params (reference) | params (dlsim) | MACs (reference) | MACs (dlsim) | MAC error |",
             "|---|---|---:|---:|---:|---:|---:|"]
     for name, r in ref.items():
-        export = onnx_export(dlsim, name)
-        m = dlsim_model(dlsim, str(export) if export else name)
+        m, label = zoo_or_export(dlsim, name)
         err = abs(m["forward_macs_per_sample"] - r["macs"]) / r["macs"] * 100
-        label = f"{name} (ONNX import)" if export else name
         rows.append(f"| {label} | torchvision {version} | {r['params']:,} | {m['params']:,} | {r['macs']:,} | {m['forward_macs_per_sample']:,} | {err:.3f}% |")
     for name, (source, params, macs) in PUBLISHED.items():
         m = dlsim_model(dlsim, name)

@@ -17,10 +17,10 @@ using namespace dlsim::graph;
 
 const std::vector<std::string>& op_names() {
   static const std::vector<std::string> ops = {
-      "conv",    "batch_norm", "relu",    "relu6",          "sigmoid",        "tanh",   "leaky_relu",
-      "gelu",    "silu",       "hardsigmoid", "hardswish", "maxpool", "avgpool", "global_avgpool",
-      "global_maxpool", "linear", "add", "mul", "concat", "flatten", "dropout", "lrn", "softmax",
-      "softmax_cross_entropy"};
+      "conv",        "batch_norm",     "relu",           "relu6",  "sigmoid", "tanh",    "leaky_relu",
+      "gelu",        "silu",           "hardsigmoid",    "hardswish", "maxpool", "avgpool", "global_avgpool",
+      "global_maxpool", "linear",      "add",            "mul",    "concat",  "flatten", "dropout",
+      "lrn",         "softmax",        "softmax_cross_entropy"};
   return ops;
 }
 

@@ -13,12 +13,10 @@
 namespace dlsim::graph {
 namespace {
 
-const nlohmann::json& reference() { return torchvision_reference(); }
-
 class TorchvisionModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TorchvisionModel, ParametersMatchExactly) {
-  const auto& ref = reference()["models"][GetParam()];
+  const auto& ref = torchvision_reference()["models"][GetParam()];
   const Graph g = zoo_model(GetParam());
   const auto totals = model_totals(g, 1, DataType::fp32);
   EXPECT_EQ(totals.params, ref["params"].get<int64_t>());
@@ -26,7 +24,7 @@ TEST_P(TorchvisionModel, ParametersMatchExactly) {
 }
 
 TEST_P(TorchvisionModel, MultiplyAddsWithinHalfPercent) {
-  const auto& ref = reference()["models"][GetParam()];
+  const auto& ref = torchvision_reference()["models"][GetParam()];
   const auto totals = model_totals(zoo_model(GetParam()), 1, DataType::fp32);
   const double expected = ref["macs"].get<double>();
   const double error = std::abs(static_cast<double>(totals.macs_per_sample) - expected) / expected;
@@ -39,7 +37,7 @@ TEST_P(TorchvisionModel, MultiplyAddsWithinHalfPercent) {
 // has torchvision's module name, output shape and multiply-adds; every other torchvision
 // module whose name the zoo uses has the same output shape.
 TEST_P(TorchvisionModel, LayersMatchOneToOne) {
-  const auto& ref = reference()["models"][GetParam()];
+  const auto& ref = torchvision_reference()["models"][GetParam()];
   const Graph g = zoo_model(GetParam());
   const auto costs = layer_costs(g, 1, DataType::fp32);
   std::vector<const Node*> ours;
@@ -77,8 +75,8 @@ INSTANTIATE_TEST_SUITE_P(Zoo, TorchvisionModel, ::testing::ValuesIn(torchvision_
 // export alone (tests/graph/onnx_import_test.cpp), nothing else.
 TEST(Zoo, EveryTorchvisionModelHasAReference) {
   const auto zoo = torchvision_models();
-  for (const auto& name : zoo) EXPECT_TRUE(reference()["models"].contains(name)) << name;
-  for (const auto& [name, entry] : reference()["models"].items())
+  for (const auto& name : zoo) EXPECT_TRUE(torchvision_reference()["models"].contains(name)) << name;
+  for (const auto& [name, entry] : torchvision_reference()["models"].items())
     if (std::find(zoo.begin(), zoo.end(), name) == zoo.end())
       EXPECT_TRUE(std::filesystem::exists(DLSIM_SOURCE_DIR "/validation/oracle/onnx/" + name + "_train.onnx")) << name;
 }
