@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -29,8 +30,11 @@ class Importer {
   // An attribute list whose values must be window sizes (0 to kMaxWindow), as ints.
   std::vector<int> window(const onnx::NodeProto& node, const std::string& name, std::vector<int64_t> dflt,
                           size_t count) const;
-  // kernel_shape, strides and pads of a convolution or pooling node.
+  // kernel_shape, strides and pads of a convolution or pooling node, with the padding of
+  // a Pad node before it.
   Window sliding_window(const onnx::NodeProto& node, std::vector<int64_t> default_kernel) const;
+  // Fails unless no input of `node` is a Pad's output (which only a window may consume).
+  void check_no_pending_pad(const onnx::NodeProto& node) const;
   int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const;
   float float_attr(const onnx::NodeProto& node, const std::string& name, float dflt) const;
   NodeId tensor(const onnx::NodeProto& node, int index) const;
@@ -51,6 +55,10 @@ class Importer {
   // sigmoid(x) is SiLU and x * hardsigmoid(x) hard swish, which PyTorch runs as one kernel
   // (torch.onnx writes nn.SiLU and, before opset 14, nn.Hardswish as the pair).
   void find_gates();
+  // The nodes the first graph output (the prediction) depends on.  A training export of a
+  // network with an auxiliary classifier (Inception-v3's) has it as a further output, and
+  // the nodes only it needs run in training alone.
+  std::set<const onnx::NodeProto*> prediction_path() const;
   void dispatch(const onnx::NodeProto& n);
 
   const onnx::ModelProto& model_;
@@ -59,6 +67,7 @@ class Importer {
   std::map<std::string, std::vector<int64_t>> initializers_;  // name -> dims
   std::map<std::string, float> scalars_;                      // Constant nodes holding one number
   std::map<std::string, std::vector<int64_t>> int_lists_;     // Constant nodes holding int64s
+  std::map<std::string, Window> pads_;                         // Pad output -> its zeros (pads only)
   std::map<std::string, ActivationKind> gates_;               // gate output -> the fused activation
   std::map<std::string, NodeId> tensors_;                     // value name -> producing node
   int64_t bn_state_elements_ = 0;
@@ -109,7 +118,21 @@ Window Importer::sliding_window(const onnx::NodeProto& n, std::vector<int64_t> d
   const auto kernel = window(n, "kernel_shape", std::move(default_kernel), 2);
   const auto strides = window(n, "strides", {1, 1}, 2);
   const auto pads = window(n, "pads", {0, 0, 0, 0}, 4);
-  return {kernel[0], kernel[1], strides[0], strides[1], pads[0], pads[1], pads[2], pads[3]};
+  Window w{kernel[0], kernel[1], strides[0], strides[1], pads[0], pads[1], pads[2], pads[3]};
+  if (const auto it = pads_.find(n.input(0)); it != pads_.end()) {
+    w.pad_top += it->second.pad_top;
+    w.pad_left += it->second.pad_left;
+    w.pad_bottom += it->second.pad_bottom;
+    w.pad_right += it->second.pad_right;
+  }
+  return w;
+}
+
+void Importer::check_no_pending_pad(const onnx::NodeProto& n) const {
+  for (const auto& in : n.input())
+    if (pads_.count(in))
+      fail(n, fmt::format("input '{}', a Pad's output, to feed a Conv, MaxPool or AveragePool", in),
+           "padding is modelled as part of a convolution's or pooling's window");
 }
 
 int64_t Importer::int_attr(const onnx::NodeProto& node, const std::string& name, int64_t dflt) const {
@@ -178,6 +201,15 @@ void Importer::pool(const onnx::NodeProto& n, PoolKind kind) {
   a.window = sliding_window(n, {});
   a.ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
   a.count_include_pad = int_attr(n, "count_include_pad", 0) != 0;
+  if (pads_.count(n.input(0))) {
+    // A Pad's zeros are values an average counts (torch.onnx writes avg_pool2d's padding so
+    // when count_include_pad holds, its default).
+    const auto own = ints(n, "pads", {0, 0, 0, 0});
+    const bool own_pads = std::any_of(own.begin(), own.end(), [](int64_t p) { return p != 0; });
+    if (kind == PoolKind::avg && own_pads && !a.count_include_pad)
+      fail(n, "count_include_pad = 1 where a Pad's zeros are added to the window's own padding");
+    a.count_include_pad = true;
+  }
   tensors_[n.output(0)] = graph_.pool(node_name(n), x, a);
 }
 
@@ -250,10 +282,23 @@ void Importer::pad(const onnx::NodeProto& n) {
     if (it == int_lists_.end()) fail(n, fmt::format("input '{}' (the pads) to be a constant", n.input(1)));
     pads = it->second;
   }
-  if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; }))
-    fail(n, "zero padding (padding is modelled as part of a convolution's or pooling's window)",
-         "export with the padding in the Conv or pooling node's 'pads'");
-  tensors_[n.output(0)] = tensor(n, 0);
+  if (const auto value = constant_scalar(n, 2); value && *value != 0.0f)
+    fail(n, fmt::format("zero padding, not {}", *value));
+  const NodeId x = tensor(n, 0);
+  if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) {
+    tensors_[n.output(0)] = x;
+    return;
+  }
+  // [N, C, H, W] begins then ends: only H and W may be padded, by window-sized amounts.
+  const bool spatial = pads.size() == 8 && graph_.node(x).output.size() == 3 && pads[0] == 0 && pads[1] == 0 &&
+                       pads[4] == 0 && pads[5] == 0 &&
+                       std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0 && p <= kMaxWindow; });
+  if (!spatial)
+    fail(n, "zero padding of an NxCxHxW tensor's height and width only (pads [0, 0, t, l, 0, 0, b, r])",
+         "padding is modelled as part of a convolution's or pooling's window");
+  pads_[n.output(0)] = Window{1, 1, 1, 1, static_cast<int>(pads[2]), static_cast<int>(pads[3]),
+                              static_cast<int>(pads[6]), static_cast<int>(pads[7])};
+  tensors_[n.output(0)] = x;
 }
 
 void Importer::constant(const onnx::NodeProto& n) {
@@ -270,7 +315,7 @@ void Importer::constant(const onnx::NodeProto& n) {
     }
   } else if (t.data_type() == onnx::TensorProto::INT64) {
     std::vector<int64_t> values(t.int64_data().begin(), t.int64_data().end());
-    for (size_t at = 0; values.empty() && at + sizeof(int64_t) <= raw.size(); at += sizeof(int64_t)) {
+    for (size_t at = 0; t.int64_data_size() == 0 && at + sizeof(int64_t) <= raw.size(); at += sizeof(int64_t)) {
       int64_t value;
       std::copy_n(raw.data() + at, sizeof(int64_t), reinterpret_cast<char*>(&value));
       values.push_back(value);
@@ -298,10 +343,27 @@ void Importer::find_gates() {
   }
 }
 
+std::set<const onnx::NodeProto*> Importer::prediction_path() const {
+  std::map<std::string, const onnx::NodeProto*> producer;
+  for (const auto& n : model_.graph().node())
+    for (const auto& out : n.output()) producer[out] = &n;
+  std::set<const onnx::NodeProto*> path;
+  std::vector<std::string> wanted;
+  if (model_.graph().output_size() > 0) wanted.push_back(model_.graph().output(0).name());
+  while (!wanted.empty()) {
+    const auto it = producer.find(wanted.back());
+    wanted.pop_back();
+    if (it == producer.end() || !path.insert(it->second).second) continue;
+    wanted.insert(wanted.end(), it->second->input().begin(), it->second->input().end());
+  }
+  return path;
+}
+
 void Importer::dispatch(const onnx::NodeProto& n) {
   const std::string& op = n.op_type();
   if (op == "Constant") return constant(n);
   if (gates_.count(n.output(0))) return;  // priced with its Mul, as the activation they make
+  if (op != "Conv" && op != "MaxPool" && op != "AveragePool") check_no_pending_pad(n);
   if (op == "Identity") {
     if (n.input_size() < 1) fail(n, "one input");
     if (auto it = initializers_.find(n.input(0)); it != initializers_.end()) {
@@ -394,8 +456,10 @@ Graph Importer::run() {
     throw InputError(Problem{{source_, 0, 0}, "graph.input", "", "one data input that is not an initializer", ""});
 
   find_gates();
+  const auto prediction = prediction_path();
   for (const auto& n : g.node()) {
     if (n.output_size() < 1) fail(n, "at least one output");
+    graph_.set_train_only(g.output_size() > 1 && !prediction.count(&n));
     try {
       dispatch(n);
     } catch (const GraphError& e) {

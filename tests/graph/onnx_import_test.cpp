@@ -18,8 +18,17 @@ std::string onnx_path(const std::string& name) { return DLSIM_SOURCE_DIR "/valid
 int64_t batch_norm_channels(const Graph& g) {
   int64_t channels = 0;
   for (const auto& n : g.nodes())
-    if (n.kind == OpKind::batch_norm) channels += n.output[0];
+    if (n.kind == OpKind::batch_norm && !n.train_only) channels += n.output[0];
   return channels;
+}
+
+// Parameters of the auxiliary heads, which an eval export leaves out.
+int64_t train_only_params(const Graph& g) {
+  const auto costs = layer_costs(g, 1, DataType::fp32);
+  int64_t params = 0;
+  for (const auto& n : g.nodes())
+    if (n.train_only) params += costs[static_cast<size_t>(n.id)].params;
+  return params;
 }
 
 bool has_note(const Graph& g, const std::string& text) {
@@ -41,20 +50,21 @@ TEST_P(OnnxExport, TrainingExportEqualsZooModel) {
 }
 
 // Eval-mode exports fold batch norm into the convolutions: each BN's gamma and beta become
-// one bias per channel, so the count drops by the BN channel count; MACs are unchanged.
+// one bias per channel, so the count drops by the BN channel count (and by an auxiliary
+// head's parameters, which inference does not run); MACs are unchanged.
 TEST_P(OnnxExport, EvalExportFoldsBatchNorm) {
   const Graph zoo_graph = zoo_model(GetParam());
   const auto zoo = model_totals(zoo_graph, 1, DataType::fp32);
   const Graph imported = import_onnx_file(onnx_path(GetParam() + "_eval"));
   const auto onnx = model_totals(imported, 1, DataType::fp32);
-  EXPECT_EQ(onnx.params, zoo.params - batch_norm_channels(zoo_graph));
+  EXPECT_EQ(onnx.params, zoo.params - batch_norm_channels(zoo_graph) - train_only_params(zoo_graph));
   EXPECT_EQ(onnx.state, 0);
   EXPECT_EQ(onnx.macs_per_sample, zoo.macs_per_sample);
   EXPECT_TRUE(has_note(imported, "batch norm was folded"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxExport,
-                         ::testing::Values("resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11"),
+                         ::testing::Values("resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3"),
                          [](const auto& info) { return info.param; });
 
 // Networks the zoo does not have, known to dlsim from their export alone: squeeze-and-
@@ -96,6 +106,26 @@ TEST(OnnxImport, GatesTimesTheirOwnInputAreOneActivation) {
 }
 
 // torch.onnx names every graph "torch_jit"; the file's name says which network it is.
+// Inception-v3's training export has the auxiliary classifier as a second output: it runs
+// in training only, as in the zoo.  Its pools' padding comes from Pad nodes, zeros that the
+// average counts (avg_pool2d's count_include_pad).
+TEST(OnnxImport, InceptionAuxiliaryHeadAndPaddedPools) {
+  const Graph g = import_onnx_file(onnx_path("inception_v3_train"));
+  int aux = 0;
+  for (const auto& n : g.nodes()) {
+    EXPECT_EQ(n.train_only, n.name.find("AuxLogits") != std::string::npos) << n.name;
+    aux += n.train_only;
+  }
+  EXPECT_EQ(aux, 10);  // pool, two convolutions with batch norm and ReLU, pool, flatten, linear
+  const auto pool = g.find("/Mixed_5b/AveragePool");
+  ASSERT_TRUE(pool);
+  const auto& attrs = std::get<PoolAttrs>(g.node(*pool).attrs);
+  EXPECT_EQ(attrs.window.pad_top, 1);
+  EXPECT_EQ(attrs.window.pad_right, 1);
+  EXPECT_TRUE(attrs.count_include_pad);
+  EXPECT_EQ(g.node(*pool).output, (Dims{192, 35, 35}));
+}
+
 TEST(OnnxImport, ATorchExportIsNamedAfterItsFile) {
   EXPECT_EQ(import_onnx_file(onnx_path("efficientnet_b0_train")).name(), "efficientnet_b0_train");
 }

@@ -26,7 +26,7 @@ MODELS = {
     "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
     "mnasnet1_0": 224, "resnext101_32x4d": 224,
 }
-ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11",
+ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
                "resnext101_32x4d"]
 
@@ -92,9 +92,11 @@ def without_stochastic_depth(model):
 
 
 def export_onnx(name, model, size, out_dir):
-    x = torch.zeros(1, 3, size, size)
     for mode, tm, fold in (("train", torch.onnx.TrainingMode.TRAINING, False),
                            ("eval", torch.onnx.TrainingMode.EVAL, True)):
+        # Inception-v3's auxiliary head normalises a 1x1 map, which training mode refuses
+        # for a single sample: its training export traces two.
+        x = torch.zeros(2 if name == "inception_v3" and mode == "train" else 1, 3, size, size)
         path = os.path.join(out_dir, f"{name}_{mode}.onnx")
         model.train(mode == "train")
         if mode == "train":
