@@ -58,7 +58,7 @@ Keeps keeps_for_backward(const Node& n) {
   }
 }
 
-bool is_view(const Node& n) { return n.kind == OpKind::flatten; }
+bool is_view(const Node& n) { return n.kind == OpKind::flatten || n.kind == OpKind::slice; }
 
 // The node whose storage a node's output lives in: itself, or a view's source.
 std::vector<NodeId> storage_owners(const Graph& graph) {
@@ -196,6 +196,8 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       case OpKind::input:
       case OpKind::concat:
       case OpKind::flatten:
+      case OpKind::slice:
+      case OpKind::channel_shuffle:  // moves data, computes nothing
         break;
     }
 

@@ -203,6 +203,25 @@ NodeId Graph::flatten(const std::string& name, NodeId in) {
   return push(name, OpKind::flatten, std::monostate{}, {in}, {elements(x)});
 }
 
+NodeId Graph::slice(const std::string& name, NodeId in, int64_t begin, int64_t end) {
+  Dims x = shape_of(in, name);
+  if (x.size() != 3 || begin < 0 || end <= begin || end > x[0])
+    throw GraphError(fmt::format("slice '{}': channels [{}, {}) of a {} input; expected 0 <= begin < end <= channels "
+                                 "of a CxHxW input",
+                                 name, begin, end, to_string(x)));
+  x[0] = end - begin;
+  return push(name, OpKind::slice, SliceAttrs{begin, end}, {in}, x);
+}
+
+NodeId Graph::channel_shuffle(const std::string& name, NodeId in, int64_t groups) {
+  const Dims x = shape_of(in, name);
+  if (x.size() != 3 || groups < 1 || x[0] % groups != 0)
+    throw GraphError(fmt::format("channel_shuffle '{}': {} groups of a {} input; expected a CxHxW input whose "
+                                 "channels the groups divide",
+                                 name, groups, to_string(x)));
+  return push(name, OpKind::channel_shuffle, ShuffleAttrs{groups}, {in}, x);
+}
+
 NodeId Graph::dropout(const std::string& name, NodeId in, double probability) {
   if (!(probability >= 0.0 && probability < 1.0))
     throw GraphError(fmt::format("dropout '{}' has probability {}; expected 0 <= p < 1", name, probability));

@@ -10,7 +10,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
   const Dims* in = node.inputs.empty() ? nullptr : &graph.node(node.inputs[0]).output;
   switch (node.kind) {
     case OpKind::input:
-    case OpKind::flatten: return "";
+    case OpKind::flatten:
+    case OpKind::slice: return "";
     case OpKind::conv: {
       const auto& a = std::get<ConvAttrs>(node.attrs);
       return fmt::format("conv2d {} n{} c{} h{} w{} k{} r{} s{} pad{},{},{},{} str{},{} dil{},{} g{}{}", dt, batch,
@@ -52,6 +53,9 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
       return fmt::format("{} {} n{} e{}", op_label(node.kind, node.attrs), dt, batch, elements(out));
     case OpKind::softmax_cross_entropy:
       return fmt::format("softmax_cross_entropy {} n{} classes{}", dt, batch, elements(*in));
+    case OpKind::channel_shuffle:
+      return fmt::format("channel_shuffle {} n{} c{} hw{} g{}", dt, batch, out[0], elements(out) / out[0],
+                         std::get<ShuffleAttrs>(node.attrs).groups);
   }
   return "";
 }

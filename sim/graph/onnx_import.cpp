@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/suggest.hpp"
+#include "graph/onnx_integers.hpp"
 
 namespace dlsim::graph {
 namespace {
@@ -51,6 +52,16 @@ class Importer {
   void reduce_mean(const onnx::NodeProto& n);
   void pad(const onnx::NodeProto& n);
   void constant(const onnx::NodeProto& n);
+  // Shape arithmetic (onnx_integers.hpp): a tensor's Shape, or an integer operator whose
+  // inputs are all known integer lists.  False when `n` is neither.
+  bool integers(const onnx::NodeProto& n);
+  const Integers& int_input(const onnx::NodeProto& n, int index) const;
+  Integers full_shape(NodeId x) const;  // with the file's batch
+  void slice(const onnx::NodeProto& n);
+  // Reshape and Transpose: a flatten, or ShuffleNet's channel shuffle (Reshape to
+  // [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4], Reshape back), which PyTorch runs as one copy.
+  void reshape(const onnx::NodeProto& n);
+  void transpose(const onnx::NodeProto& n);
   // Sigmoid and HardSigmoid nodes whose one consumer is a Mul by their own input: x *
   // sigmoid(x) is SiLU and x * hardsigmoid(x) hard swish, which PyTorch runs as one kernel
   // (torch.onnx writes nn.SiLU and, before opset 14, nn.Hardswish as the pair).
@@ -68,6 +79,14 @@ class Importer {
   std::map<std::string, float> scalars_;                      // Constant nodes holding one number
   std::map<std::string, std::vector<int64_t>> int_lists_;     // Constant nodes holding int64s
   std::map<std::string, Window> pads_;                         // Pad output -> its zeros (pads only)
+  struct Shuffle {  // a channel shuffle under way: its input, groups, 5-D shape, transposed yet
+    NodeId x;
+    int64_t groups;
+    Integers shape;
+    bool transposed;
+  };
+  std::map<std::string, Shuffle> shuffles_;
+  int64_t batch_ = 1;  // the input's first dimension in the file
   std::map<std::string, ActivationKind> gates_;               // gate output -> the fused activation
   std::map<std::string, NodeId> tensors_;                     // value name -> producing node
   int64_t bn_state_elements_ = 0;
@@ -148,6 +167,9 @@ float Importer::float_attr(const onnx::NodeProto& node, const std::string& name,
 NodeId Importer::tensor(const onnx::NodeProto& node, int index) const {
   if (index >= node.input_size()) fail(node, fmt::format("at least {} inputs", index + 1));
   auto it = tensors_.find(node.input(index));
+  if (shuffles_.count(node.input(index)))
+    fail(node, fmt::format("input '{}', part of a channel shuffle, to reach the shuffle's closing Reshape",
+                           node.input(index)));
   if (it == tensors_.end())
     fail(node, fmt::format("input '{}' to be produced by an earlier node or be the graph input", node.input(index)));
   return it->second;
@@ -343,6 +365,105 @@ void Importer::find_gates() {
   }
 }
 
+bool Importer::integers(const onnx::NodeProto& n) {
+  if (n.op_type() == "Shape") {
+    int_lists_[n.output(0)] = full_shape(tensor(n, 0));
+    return true;
+  }
+  std::vector<Integers> in;
+  for (const auto& name : n.input()) {
+    const auto it = int_lists_.find(name);
+    if (it == int_lists_.end()) return false;
+    in.push_back(it->second);
+  }
+  try {
+    auto value = integer_op(n.op_type(), in, int_attr(n, "axis", 0));
+    if (!value) return false;
+    int_lists_[n.output(0)] = std::move(*value);
+  } catch (const std::invalid_argument& e) {
+    fail(n, e.what());
+  }
+  return true;
+}
+
+const Integers& Importer::int_input(const onnx::NodeProto& n, int index) const {
+  const auto it = index < n.input_size() ? int_lists_.find(n.input(index)) : int_lists_.end();
+  if (it == int_lists_.end())
+    fail(n, fmt::format("input {} to be integers from a Constant or from shape arithmetic", index + 1));
+  return it->second;
+}
+
+Integers Importer::full_shape(NodeId x) const {
+  Integers shape{batch_};
+  const auto& dims = graph_.node(x).output;
+  shape.insert(shape.end(), dims.begin(), dims.end());
+  return shape;
+}
+
+void Importer::slice(const onnx::NodeProto& n) {
+  const NodeId x = tensor(n, 0);
+  const Integers& starts = int_input(n, 1);
+  const Integers& ends = int_input(n, 2);
+  const bool has_axes = n.input_size() > 3 && !n.input(3).empty();
+  const bool has_steps = n.input_size() > 4 && !n.input(4).empty();
+  const Integers axes = has_axes ? int_input(n, 3) : Integers{0};
+  const Integers steps = has_steps ? int_input(n, 4) : Integers{1};
+  const auto& dims = graph_.node(x).output;
+  if (dims.size() != 3 || starts.size() != 1 || ends.size() != 1 || (axes != Integers{1} && axes != Integers{-3}) ||
+      steps != Integers{1})
+    fail(n, "a slice of an NxCxHxW tensor's channels (axes [1], steps [1])", "torch.chunk and narrow along dim 1");
+  const int64_t c = dims[0];
+  const auto clamp = [c](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + c : v, 0, c); };
+  const int64_t begin = clamp(starts[0]), end = clamp(ends[0]);
+  tensors_[n.output(0)] = begin == 0 && end == c ? x : graph_.slice(node_name(n), x, begin, end);
+}
+
+void Importer::reshape(const onnx::NodeProto& n) {
+  const Integers& spec = int_input(n, 1);
+  const auto target = [&](const Integers& from) {
+    try {
+      return reshape_target(from, spec);
+    } catch (const std::invalid_argument& e) {
+      fail(n, e.what());
+    }
+  };
+  if (const auto it = shuffles_.find(n.input(0)); it != shuffles_.end()) {
+    const Shuffle s = it->second;
+    if (!s.transposed || target(s.shape) != full_shape(s.x))
+      fail(n, "a channel shuffle's closing Reshape, back to its input's [N, C, H, W] after the Transpose");
+    tensors_[n.output(0)] = graph_.channel_shuffle(node_name(n), s.x, s.groups);
+    return;
+  }
+  const NodeId x = tensor(n, 0);
+  const Integers shape = target(full_shape(x));
+  const Dims& dims = graph_.node(x).output;
+  const Dims sample(shape.begin() + 1, shape.end());
+  if (shape.empty() || shape[0] != batch_)
+    fail(n, fmt::format("a reshape that keeps the batch of {} on axis 0", batch_));
+  if (sample == dims) {
+    tensors_[n.output(0)] = x;
+  } else if (sample.size() == 1) {
+    tensors_[n.output(0)] = graph_.flatten(node_name(n), x);
+  } else if (dims.size() == 3 && sample.size() == 4 && sample[0] * sample[1] == dims[0] && sample[2] == dims[1] &&
+             sample[3] == dims[2]) {
+    shuffles_[n.output(0)] = Shuffle{x, sample[0], shape, false};
+  } else {
+    fail(n, "a reshape to [N, features] or a channel shuffle's to [N, groups, C/groups, H, W]",
+         "other reshapes (attention heads, channels-last blocks) are not modelled yet");
+  }
+}
+
+void Importer::transpose(const onnx::NodeProto& n) {
+  const auto it = shuffles_.find(n.input(0));
+  if (it == shuffles_.end() || it->second.transposed || ints(n, "perm", {}) != Integers{0, 2, 1, 3, 4})
+    fail(n, "a channel shuffle's Transpose (perm [0, 2, 1, 3, 4] after a Reshape to [N, g, C/g, H, W])",
+         "other transposes (attention, channels-last blocks) are not modelled yet");
+  Shuffle s = it->second;
+  std::swap(s.shape[1], s.shape[2]);
+  s.transposed = true;
+  shuffles_[n.output(0)] = s;
+}
+
 std::set<const onnx::NodeProto*> Importer::prediction_path() const {
   std::map<std::string, const onnx::NodeProto*> producer;
   for (const auto& n : model_.graph().node())
@@ -362,6 +483,7 @@ std::set<const onnx::NodeProto*> Importer::prediction_path() const {
 void Importer::dispatch(const onnx::NodeProto& n) {
   const std::string& op = n.op_type();
   if (op == "Constant") return constant(n);
+  if (integers(n)) return;
   if (gates_.count(n.output(0))) return;  // priced with its Mul, as the activation they make
   if (op != "Conv" && op != "MaxPool" && op != "AveragePool") check_no_pending_pad(n);
   if (op == "Identity") {
@@ -385,6 +507,9 @@ void Importer::dispatch(const onnx::NodeProto& n) {
   else if (op == "Mul") mul(n);
   else if (op == "ReduceMean") reduce_mean(n);
   else if (op == "Pad") pad(n);
+  else if (op == "Slice") slice(n);
+  else if (op == "Reshape") reshape(n);
+  else if (op == "Transpose") transpose(n);
   else if (op == "Tanh") tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::tanh);
   else if (op == "LeakyRelu")
     tensors_[n.output(0)] = graph_.activation(node_name(n), tensor(n, 0), ActivationKind::leaky_relu);
@@ -437,6 +562,8 @@ Graph Importer::run() {
       Problem p{{source_, 0, 0}, "graph.input", input.name(), "a data input of shape [batch, C, H, W] or [batch, F]", ""};
       throw InputError(p);
     }
+    if (shape.dim(0).has_dim_value() && shape.dim(0).dim_value() > 0 && shape.dim(0).dim_value() <= kMaxDim)
+      batch_ = shape.dim(0).dim_value();
     Dims dims;
     for (int i = 1; i < shape.dim_size(); ++i) {
       if (!shape.dim(i).has_dim_value() || shape.dim(i).dim_value() <= 0) {
@@ -484,11 +611,13 @@ Graph Importer::run() {
 }  // namespace
 
 const std::vector<std::string>& onnx_supported_ops() {
+  // Cast, Div, Gather, Shape, Squeeze, Sub and Unsqueeze on integers only (shape arithmetic).
   static const std::vector<std::string> ops = {
-      "Add",         "AveragePool", "BatchNormalization", "Clip",     "Concat",  "Constant",   "Conv",
-      "Dropout",     "Flatten",     "Gemm",               "GlobalAveragePool",   "GlobalMaxPool",
-      "HardSigmoid", "HardSwish",   "Identity",           "LeakyRelu", "LRN",    "MaxPool",    "Mul",
-      "Pad",         "ReduceMean",  "Relu",               "Sigmoid",  "Softmax", "Tanh"};
+      "Add",       "AveragePool", "BatchNormalization", "Cast",    "Clip",      "Concat",  "Constant",
+      "Conv",      "Div",         "Dropout",            "Flatten", "Gather",    "Gemm",    "GlobalAveragePool",
+      "GlobalMaxPool", "HardSigmoid", "HardSwish",      "Identity", "LeakyRelu", "LRN",    "MaxPool",
+      "Mul",       "Pad",         "ReduceMean",         "Relu",    "Reshape",   "Shape",   "Sigmoid",
+      "Slice",     "Softmax",     "Squeeze",            "Sub",     "Tanh",      "Transpose", "Unsqueeze"};
   return ops;
 }
 

@@ -16,6 +16,8 @@ std::string to_string(OpKind kind) {
     case OpKind::mul: return "mul";
     case OpKind::concat: return "concat";
     case OpKind::flatten: return "flatten";
+    case OpKind::slice: return "slice";
+    case OpKind::channel_shuffle: return "channel_shuffle";
     case OpKind::dropout: return "dropout";
     case OpKind::lrn: return "lrn";
     case OpKind::softmax: return "softmax";

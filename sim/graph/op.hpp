@@ -24,6 +24,8 @@ enum class OpKind {
   mul,  // element-wise product; the second operand may be per channel (squeeze-and-excitation)
   concat,
   flatten,
+  slice,            // a range of channels: a view, no kernel (torch.chunk's halves)
+  channel_shuffle,  // ShuffleNet's: channels regrouped, one copy of the tensor
   dropout,
   lrn,
   softmax,
@@ -88,9 +90,17 @@ struct ConcatAttrs {
   int axis = 0;  // per-sample axis: 0 is channels
 };
 
+struct SliceAttrs {
+  int64_t begin = 0, end = 0;  // channels [begin, end)
+};
+
+struct ShuffleAttrs {
+  int64_t groups = 1;  // channel c of group g moves to position c * groups + g
+};
+
 using OpAttrs = std::variant<std::monostate, ConvAttrs, PoolAttrs, GlobalPoolAttrs, AdaptivePoolAttrs,
                              LinearAttrs, ActivationAttrs, BatchNormAttrs, DropoutAttrs, LrnAttrs,
-                             ConcatAttrs>;
+                             ConcatAttrs, SliceAttrs, ShuffleAttrs>;
 
 std::string to_string(OpKind kind);
 std::string to_string(ActivationKind kind);

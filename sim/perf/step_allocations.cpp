@@ -60,7 +60,8 @@ bool in_place_activation(const Node& node) {
 
 // The node's output is its first input's storage: written in place, or a view.
 bool aliases_input(const Node& node) {
-  return in_place_activation(node) || node.kind == OpKind::add || node.kind == OpKind::flatten;
+  return in_place_activation(node) || node.kind == OpKind::add || node.kind == OpKind::flatten ||
+         node.kind == OpKind::slice;
 }
 
 bool max_pool(const Node& node) {
@@ -87,7 +88,8 @@ bool keeps_output(const Node& node) {
 
 // Backward passes the gradient on unchanged (a view) for these.
 bool passes_gradient(const Node& node) {
-  return node.kind == OpKind::add || node.kind == OpKind::flatten || node.kind == OpKind::concat;
+  return node.kind == OpKind::add || node.kind == OpKind::flatten || node.kind == OpKind::concat ||
+         node.kind == OpKind::slice;
 }
 
 struct Step {

@@ -75,6 +75,21 @@ TEST(Cost, AProductKeepsBothOperandsAndComputesBothGradients) {
   EXPECT_DOUBLE_EQ(costs[static_cast<size_t>(gate)].saved_activation_bytes, 2 * 2 * 4.0);
 }
 
+// A slice is a view (no bytes moved, no storage of its own); a shuffle copies its input.
+TEST(Cost, ASliceMovesNothingAShuffleCopiesOnce) {
+  Graph g("t");
+  auto x = g.input("x", {8, 4, 4});
+  auto half = g.slice("half", x, 4, 8);
+  auto shuffled = g.channel_shuffle("shuffled", g.relu("r", half), 2);
+  const auto costs = layer_costs(g, 2, DataType::fp32);
+  const auto& s = costs[static_cast<size_t>(half)];
+  EXPECT_DOUBLE_EQ(s.forward_bytes_read + s.forward_bytes_written + s.output_bytes, 0.0);
+  const auto& c = costs[static_cast<size_t>(shuffled)];
+  EXPECT_DOUBLE_EQ(c.forward_flops, 0.0);
+  EXPECT_DOUBLE_EQ(c.forward_bytes_read, 2 * 64 * 4.0);
+  EXPECT_DOUBLE_EQ(c.forward_bytes_written, 2 * 64 * 4.0);
+}
+
 TEST(Cost, InferencePeakCountsLiveTensorsOnly) {
   Graph g("t");
   auto x = g.input("x", {100});

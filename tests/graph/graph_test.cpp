@@ -66,6 +66,19 @@ TEST(Graph, AFactorHasTheTensorsShapeOrOneValuePerChannel) {
   EXPECT_THROW(g.mul("backwards", pooled, x), GraphError);  // the tensor comes first
 }
 
+// ShuffleNet's unit: half the channels as a view, the halves joined and shuffled.
+TEST(Graph, ASliceIsAChannelRangeAndAShuffleKeepsTheShape) {
+  Graph g("t");
+  auto x = g.input("x", {8, 4, 4});
+  EXPECT_EQ(to_string(g.node(g.slice("low", x, 0, 4)).output), "4x4x4");
+  EXPECT_EQ(to_string(g.node(g.slice("high", x, 4, 8)).output), "4x4x4");
+  EXPECT_THROW(g.slice("empty", x, 4, 4), GraphError);
+  EXPECT_THROW(g.slice("past", x, 4, 9), GraphError);
+  EXPECT_THROW(g.slice("flat", g.flatten("f", x), 0, 4), GraphError);
+  EXPECT_EQ(to_string(g.node(g.channel_shuffle("shuffled", x, 2)).output), "8x4x4");
+  EXPECT_THROW(g.channel_shuffle("uneven", x, 3), GraphError);
+}
+
 TEST(Graph, LinearNeedsAFlatInput) {
   Graph g("t");
   auto x = g.input("x", {4, 2, 2});

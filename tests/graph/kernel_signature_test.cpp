@@ -24,6 +24,14 @@ TEST(KernelSignature, AProductNamesItsFactorsSize) {
   EXPECT_EQ(kernel_signature(g, g.node(g.mul("squared", x, x)), 2, DataType::fp32), "mul fp32 n2 e128 c128");
 }
 
+TEST(KernelSignature, AShuffleIsAKernelASliceIsNot) {
+  Graph g("t");
+  auto x = g.input("x", {8, 4, 4});
+  EXPECT_EQ(kernel_signature(g, g.node(g.slice("half", x, 0, 4)), 2, DataType::fp32), "");
+  EXPECT_EQ(kernel_signature(g, g.node(g.channel_shuffle("shuffled", x, 2)), 2, DataType::fp32),
+            "channel_shuffle fp32 n2 c8 hw16 g2");
+}
+
 TEST(KernelSignature, RepeatedLayersShareASignature) {
   const Graph g = zoo_model("resnet50");
   const auto a = kernel_signature(g, g.node(*g.find("layer1.1.conv2")), 16, DataType::fp32);

@@ -83,7 +83,7 @@ TEST_P(OnnxOnly, TrainingExportEqualsTorchvision) {
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxOnly,
                          ::testing::Values("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121",
-                                           "mnasnet1_0", "resnext101_32x4d"),
+                                           "mnasnet1_0", "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1"),
                          [](const auto& info) { return info.param; });
 
 std::map<std::string, int> operator_counts(const Graph& g) {
@@ -124,6 +124,17 @@ TEST(OnnxImport, InceptionAuxiliaryHeadAndPaddedPools) {
   EXPECT_EQ(attrs.window.pad_right, 1);
   EXPECT_TRUE(attrs.count_include_pad);
   EXPECT_EQ(g.node(*pool).output, (Dims{192, 35, 35}));
+}
+
+// ShuffleNet-v2: each of its 16 units shuffles the channels of its two branches joined
+// (Reshape, Transpose, Reshape in the export: one copy in PyTorch), and the 13 that do not
+// downsample split their input in halves (torch.chunk: two Slices whose bounds the export
+// computes from the input's Shape).
+TEST(OnnxImport, ShuffleNetShufflesAndSplits) {
+  const auto counts = operator_counts(import_onnx_file(onnx_path("shufflenet_v2_x1_0_train")));
+  EXPECT_EQ(counts.at("channel_shuffle"), 16);
+  EXPECT_EQ(counts.at("slice"), 26);
+  EXPECT_EQ(counts.at("concat"), 16);
 }
 
 TEST(OnnxImport, ATorchExportIsNamedAfterItsFile) {

@@ -76,9 +76,11 @@ INSTANTIATE_TEST_SUITE_P(Zoo, TorchvisionModel, ::testing::ValuesIn(torchvision_
 TEST(Zoo, EveryTorchvisionModelHasAReference) {
   const auto zoo = torchvision_models();
   for (const auto& name : zoo) EXPECT_TRUE(torchvision_reference()["models"].contains(name)) << name;
-  for (const auto& [name, entry] : torchvision_reference()["models"].items())
-    if (std::find(zoo.begin(), zoo.end(), name) == zoo.end())
+  for (const auto& [name, entry] : torchvision_reference()["models"].items()) {
+    if (std::find(zoo.begin(), zoo.end(), name) == zoo.end()) {
       EXPECT_TRUE(std::filesystem::exists(DLSIM_SOURCE_DIR "/validation/oracle/onnx/" + name + "_train.onnx")) << name;
+    }
+  }
 }
 
 // timm's model card for inception_v4.tf_in1k (huggingface.co/timm/inception_v4.tf_in1k):

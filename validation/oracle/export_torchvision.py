@@ -24,11 +24,11 @@ MODELS = {
     "inception_v3": 299, "googlenet": 224, "mobilenet_v2": 224,
     # Not in dlsim's zoo: imported from their ONNX export only.
     "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
-    "mnasnet1_0": 224, "resnext101_32x4d": 224,
+    "mnasnet1_0": 224, "resnext101_32x4d": 224, "shufflenet_v2_x1_0": 224, "squeezenet1_1": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
-               "resnext101_32x4d"]
+               "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1"]
 
 
 def build(name):
