@@ -391,6 +391,21 @@ void concat(Ctx& c) {
   c.add("fwd", wrap(dnnl::concat(pd), args, c.s));
 }
 
+// ShuffleNet's channel shuffle; its backward is the inverse shuffle of the gradient.
+void shuffle(Ctx& c) {
+  const auto& g = c.sig;
+  const memory::desc md({g.get("n"), g.get("c"), g.get("hw"), 1}, dt::f32, tag::nchw);
+  const auto groups = static_cast<int>(g.get("g"));
+  const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
+  const dnnl::shuffle_forward::primitive_desc fwd({prop, md, 1, groups}, c.e);
+  c.add("fwd", wrap(dnnl::shuffle_forward(fwd), {{DNNL_ARG_SRC, filled(md, c.e)}, {DNNL_ARG_DST, memory(md, c.e)}},
+                    c.s));
+  if (!c.training) return;
+  const dnnl::shuffle_backward::primitive_desc bwd({md, 1, groups}, c.e, fwd);
+  c.add("bwd_data", wrap(dnnl::shuffle_backward(bwd),
+                         {{DNNL_ARG_DIFF_DST, filled(md, c.e)}, {DNNL_ARG_DIFF_SRC, memory(md, c.e)}}, c.s));
+}
+
 }  // namespace
 
 std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& engine, dnnl::stream& stream,
@@ -428,6 +443,7 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   else if (op == "softmax_cross_entropy") softmax(c, "classes");
   else if (op == "lrn") lrn(c);
   else if (op == "concat") concat(c);
+  else if (op == "channel_shuffle") shuffle(c);
   else throw std::invalid_argument("oneDNN has no primitive for '" + op + "' (signature '" + sig.text + "')");
   return std::move(c.out);
 }

@@ -164,6 +164,12 @@ def forward_of(sig, training):
     if op == "concat":
         xs = [leaf(n, *shape, grad=g) for shape in sig["shapes"]]
         return (lambda: torch.cat(xs, 1)), xs, []
+    if op == "channel_shuffle":  # torchvision's ShuffleNet: a view, transposed, made contiguous
+        c, hw, groups = get(sig, "c"), get(sig, "hw"), get(sig, "g")
+        if c % groups:
+            raise ValueError(f"signature '{sig['text']}': {groups} groups do not divide {c} channels")
+        x = leaf(n, c, hw, grad=g)
+        return (lambda: x.view(n, groups, c // groups, hw).transpose(1, 2).contiguous().view(n, c, hw)), [x], []
     if op == "softmax_cross_entropy":
         classes = get(sig, "classes")
         x = leaf(n, classes, grad=g)

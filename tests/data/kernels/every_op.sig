@@ -21,3 +21,4 @@ adam fp32 p482 t4 max216
 hardswish fp32 n4 e1024
 hardsigmoid fp32 n4 e64
 mul fp32 n4 e1024 c16
+channel_shuffle fp32 n4 c16 hw64 g2
