@@ -19,8 +19,8 @@ const std::vector<std::string>& op_names() {
   static const std::vector<std::string> ops = {
       "conv",        "batch_norm",     "relu",           "relu6",  "sigmoid", "tanh",    "leaky_relu",
       "gelu",        "silu",           "hardsigmoid",    "hardswish", "maxpool", "avgpool", "global_avgpool",
-      "global_maxpool", "linear",      "add",            "mul",    "concat",  "flatten", "dropout",
-      "lrn",         "softmax",        "softmax_cross_entropy"};
+      "global_maxpool", "linear",      "add",            "mul",    "concat",  "flatten", "slice",
+      "channel_shuffle", "dropout",    "lrn",            "softmax", "softmax_cross_entropy"};
   return ops;
 }
 
@@ -127,6 +127,15 @@ void LayerBuilder::add(TableReader& r, size_t index, NodeId previous, NodeId& ou
       if (problems_.empty() && inputs.size() != 2)
         r.problem("inputs", fmt::format("{} names", inputs.size()), "two layers: the tensor and its factor");
       if (problems_.empty()) out = g_.mul(name, inputs[0], inputs[1]);
+    } else if (o == "slice") {
+      const auto begin = r.integer("begin", 0, kMaxDim - 1, true).value_or(0);
+      const auto end = r.integer("end", 1, kMaxDim, true).value_or(1);
+      r.finish();
+      if (problems_.empty()) out = g_.slice(name, inputs.at(0), begin, end);
+    } else if (o == "channel_shuffle") {
+      const auto groups = r.integer("groups", 1, kMaxDim, true).value_or(1);
+      r.finish();
+      if (problems_.empty()) out = g_.channel_shuffle(name, inputs.at(0), groups);
     } else if (o == "concat") {
       const auto axis = r.integer("axis", 0, 3).value_or(0);
       r.finish();

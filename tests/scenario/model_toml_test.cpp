@@ -93,6 +93,39 @@ inputs = ["a", "b", "add2"]
   EXPECT_EQ(g.nodes().back().output, (graph::Dims{24, 4, 4}));
 }
 
+// A ShuffleNet unit: half the channels pass, half go through a convolution; the halves
+// are joined and shuffled.
+TEST(ModelToml, ShuffleNetUnit) {
+  const auto g = parse_model_toml(R"(
+input = [8, 4, 4]
+[[layer]]
+name = "left"
+op = "slice"
+begin = 0
+end = 4
+[[layer]]
+name = "right"
+op = "slice"
+input = "input"
+begin = 4
+end = 8
+[[layer]]
+name = "mixed"
+op = "conv"
+out_channels = 4
+kernel = 1
+[[layer]]
+op = "concat"
+inputs = ["left", "mixed"]
+[[layer]]
+op = "channel_shuffle"
+groups = 2
+)", "shuffle.toml");
+  EXPECT_EQ(g.nodes().back().kind, graph::OpKind::channel_shuffle);
+  EXPECT_EQ(g.nodes().back().output, (graph::Dims{8, 4, 4}));
+  EXPECT_EQ(g.node(1).output, (graph::Dims{4, 4, 4}));
+}
+
 TEST(ModelToml, ZooNamesAndFilesResolve) {
   EXPECT_EQ(load_model("vgg16").name(), "vgg16");
   EXPECT_THROW(load_model("vgg17"), InputError);
