@@ -76,6 +76,9 @@ class KernelTimes {
   Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> other_dtype(const kernels::Signature& sig, const std::string& phase) const;
   void carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
+  // A model fitted to other kernels can extrapolate below what a GPU's memory allows: a
+  // fitted GPU time is at least the time the profile's GPU needs to move the kernel's bytes.
+  void floor_at_memory_roof(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
 
   const Profile& profile_;
   LookupOptions options_;

@@ -135,6 +135,28 @@ TEST(KernelTimes, Tf32OnTensorCoresIsCarriedFromTheFp16Twin) {
   EXPECT_NE(on_a.basis.find("fp32 carried to tf32"), std::string::npos);
 }
 
+// A fit that saw no depthwise convolution prices one (little arithmetic, much memory)
+// below the time its bytes take on the profile's GPU: raised to that floor, then carried.
+TEST(KernelTimes, AFittedGpuTimeIsNeverBelowTheMemoryRoof) {
+  Profile p = conv_profile();
+  p.fits.push_back({"conv2d", "fp32", "fwd", 1, {"one"}, {1e-6}, 0.2, 10});  // 1 us, whatever the size
+  LookupOptions same, other;
+  same.gpu = GpuTarget{gpu_a, gpu_a};
+  other.gpu = GpuTarget{gpu_a, gpu_b};
+  const std::string depthwise = "conv2d fp32 n256 c96 h112 w112 k96 r3 s3 pad1,1,1,1 str2,2 dil1,1 g96";
+  const auto sig = kernels::parse_signature(depthwise);
+  const Answer on_a = KernelTimes(p, same).time(depthwise, "fwd", 1);
+  EXPECT_EQ(on_a.source, Source::fitted);
+  EXPECT_NEAR(on_a.seconds, gpu_roofline(sig, "fwd", gpu_a).memory_s, 1e-12);
+  EXPECT_GT(on_a.seconds, 1e-3);  // 1.5 GB at 500 GB/s
+  EXPECT_NE(on_a.basis.find("raised to it"), std::string::npos);
+  const Answer on_b = KernelTimes(p, other).time(depthwise, "fwd", 1);
+  EXPECT_NEAR(on_b.seconds, on_a.seconds * 500e9 / 750e9, 1e-9);  // memory-bound on both
+  // A dense convolution the fit prices above its memory roof keeps the fit's time.
+  p.fits.back().coefficients = {1.0};
+  EXPECT_DOUBLE_EQ(KernelTimes(p, same).time(depthwise, "fwd", 1).seconds, 1.0);
+}
+
 TEST(KernelTimes, GpuFallbackIsTheTargetsRoofline) {
   const Profile p = conv_profile();
   LookupOptions options;
