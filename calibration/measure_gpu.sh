@@ -15,16 +15,19 @@
 # Exits non-zero only when the build fails.  It never changes GPU settings (no persistence
 # mode, application clocks or clock locks): the GPU is measured as the machine runs it.
 #
-# Time: the lists hold about 9,700 distinct signatures (27 data type and batch pairs of ~357,
-# plus 30 optimizer updates that do not depend on the batch); a signature already measured in
-# an earlier file of the run is not measured again.  That is about 23,000 phases (convolutions
-# and linear layers 3, other layers 2, add and concat 1), each 3 warm-up calls plus 5
-# repetitions of 5 timed calls (28 calls, about 650,000 in all, mostly well under a
-# millisecond), plus about 11,000 cuDNN algorithm searches (the costly part at large batches)
-# and 270 program starts of about 1.5 s.  Estimated per data type and batch: ~20 s at batch 1
-# to ~90 s at batch 256 in fp32, less in fp16: about 13 minutes for all of it on an H100,
-# uncertain by a factor of two.  Hence the deadline, and the order: batches 32, 1 and 256
-# first, all data types for each, so that what a short run skips lies between measured ones.
+# Time: the zoo networks' lists hold about 9,700 distinct signatures (27 data type and batch
+# pairs of ~357, plus 30 optimizer updates that do not depend on the batch); a signature
+# already measured in an earlier file of the run is not measured again.  That is about
+# 23,000 phases (convolutions and linear layers 3, other layers 2, add and concat 1), each 3
+# warm-up calls plus 5 repetitions of 5 timed calls (28 calls, about 650,000 in all, mostly
+# well under a millisecond), plus about 11,000 cuDNN algorithm searches (the costly part at
+# large batches) and 270 program starts of about 1.5 s.  Estimated per data type and batch:
+# ~20 s at batch 1 to ~90 s at batch 256 in fp32, less in fp16: about 13 minutes for all of
+# it on an H100, uncertain by a factor of two.  The four networks known from their ONNX
+# export (depthwise and grouped convolutions, products, hard swish, the channel shuffle) come
+# last and add about 6,800 signatures more (16,500 in all, 378 files).  Hence the deadline,
+# and the order: batches 32, 1 and 256 first, all data types for each, so that what a short
+# run skips lies between measured ones.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -58,7 +61,8 @@ iters=${ITERS:-5}
 warmup=${WARMUP:-3}
 batches=${BATCHES:-"32 1 256 8 128 2 64 4 16"}
 dtypes=${DTYPES:-"fp32 fp16 tf32"}
-nets=${NETS:-"resnet50 resnet152 vgg16 vgg19 inception_v3 alexnet googlenet keras_mnist keras_cifar10 cifar10_3block"}
+nets=${NETS:-"resnet50 resnet152 vgg16 vgg19 inception_v3 alexnet googlenet keras_mnist keras_cifar10 cifar10_3block
+  efficientnet_b0 mobilenet_v3_large resnext101_32x4d shufflenet_v2_x1_0"}
 build=${BUILD_DIR:-build-gpu}
 
 nvcc_path=$(command -v nvcc || true)

@@ -9,6 +9,7 @@
 #include "gemm.hpp"
 #include "optimizer.hpp"
 #include "phase.hpp"
+#include "pointwise.hpp"
 
 namespace dlsim::kernels::gpu {
 namespace {
@@ -21,9 +22,9 @@ Family family_of(const Signature& sig) {
   if (op == "maxpool" || op == "avgpool" || op == "global_avgpool" || op == "global_maxpool" ||
       op == "adaptive_avg_pool" || op == "relu" || op == "relu6" || op == "sigmoid" || op == "tanh" || op == "silu" ||
       op == "gelu" || op == "leaky_relu" || op == "batch_norm" || op == "softmax" || op == "softmax_cross_entropy" ||
-      op == "lrn")
+      op == "lrn" || op == "mul" || op == "channel_shuffle" || op == "hardswish" || op == "hardsigmoid")
     return Family::layer;
-  if (op == "add" || op == "concat") return Family::forward_only;
+  if (op == "add" || op == "concat" || op == "cast") return Family::forward_only;
   if (op == "dropout") return Family::dropout;
   if (op == "sgd" || op == "sgd_momentum" || op == "adam") return Family::optimizer;
   if (op == "memcpy") return Family::copy;
@@ -37,6 +38,9 @@ PhaseKernel layer_phase(const Signature& sig, const std::string& phase, const Gp
   if (op == "batch_norm") return batch_norm_phase(sig, phase, gpu);
   if (op == "softmax" || op == "softmax_cross_entropy") return softmax_phase(sig, phase, gpu);
   if (op == "lrn") return lrn_phase(sig, phase, gpu);
+  if (op == "mul") return mul_phase(sig, phase, gpu);
+  if (op == "channel_shuffle") return shuffle_phase(sig, phase, gpu);
+  if (op == "hardswish" || op == "hardsigmoid") return hard_activation_phase(sig, phase, gpu);
   return activation_phase(sig, phase, gpu);
 }
 
@@ -68,7 +72,9 @@ PhaseKernel make_phase(const Signature& sig, const std::string& phase, const Gpu
     case Family::weighted:
       return sig.op == "conv2d" ? conv_phase(sig, phase, gpu) : linear_phase(sig, phase, gpu);
     case Family::layer: return layer_phase(sig, phase, gpu);
-    case Family::forward_only: return sig.op == "add" ? add_phase(sig, gpu) : concat_phase(sig, gpu);
+    case Family::forward_only:
+      if (sig.op == "cast") return cast_phase(sig, gpu);
+      return sig.op == "add" ? add_phase(sig, gpu) : concat_phase(sig, gpu);
     case Family::dropout: return dropout_phase(sig, phase, gpu);
     case Family::optimizer: return update_phase(sig, gpu);
     case Family::copy: return copy_phase(sig, phase, gpu);
