@@ -436,10 +436,10 @@ void Importer::reshape(const onnx::NodeProto& n) {
   }
   const NodeId x = tensor(n, 0);
   const Integers shape = target(full_shape(x));
-  const Dims& dims = graph_.node(x).output;
-  const Dims sample(shape.begin() + 1, shape.end());
   if (shape.empty() || shape[0] != batch_)
     fail(n, fmt::format("a reshape that keeps the batch of {} on axis 0", batch_));
+  const Dims& dims = graph_.node(x).output;
+  const Dims sample(shape.begin() + 1, shape.end());
   if (sample == dims) {
     tensors_[n.output(0)] = x;
   } else if (sample.size() == 1) {
@@ -540,6 +540,9 @@ void Importer::dispatch(const onnx::NodeProto& n) {
     tensors_[n.output(0)] = graph_.lrn(node_name(n), tensor(n, 0), static_cast<int>(size));
   } else if (op == "Softmax") {
     tensors_[n.output(0)] = graph_.softmax(node_name(n), tensor(n, 0));
+  } else if (op == "Cast" || op == "Div" || op == "Gather" || op == "Squeeze" || op == "Sub" || op == "Unsqueeze") {
+    fail(n, fmt::format("integer inputs: {} is imported as shape arithmetic only", op),
+         "on tensors it is not modelled");
   } else {
     const auto close = closest_name(op, onnx_supported_ops());
     fail(n, fmt::format("a supported operator ({})", fmt::join(onnx_supported_ops(), ", ")),
