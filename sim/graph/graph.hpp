@@ -65,7 +65,8 @@ class Graph {
   NodeId mul(const std::string& name, NodeId x, NodeId y);
   NodeId concat(const std::string& name, const std::vector<NodeId>& in, int axis = 0);
   NodeId flatten(const std::string& name, NodeId in);
-  // Channels [begin, end) of a CxHxW input, as a view.
+  // Channels [begin, end) of a CxHxW input, as a view (no kernel either way: the input's
+  // gradient is summed from its consumers', as for any tensor read twice).
   NodeId slice(const std::string& name, NodeId in, int64_t begin, int64_t end);
   // A CxHxW input's channels read group-major, written channel-major (groups divides C).
   NodeId channel_shuffle(const std::string& name, NodeId in, int64_t groups);
