@@ -31,6 +31,15 @@ TensorDesc tensor_desc(Precision p, int64_t n, int64_t c, int64_t h, int64_t w) 
   return d;
 }
 
+TensorDesc strided_tensor_desc(Precision p, int64_t n, int64_t c, int64_t h, int64_t w, int64_t sn, int64_t sc,
+                               int64_t sh, int64_t sw) {
+  TensorDesc d = new_tensor_desc();
+  check(cudnnSetTensor4dDescriptorEx(d.get(), cudnn_type(p), to_int(n), to_int(c), to_int(h), to_int(w), to_int(sn),
+                                     to_int(sc), to_int(sh), to_int(sw)),
+        "cudnnSetTensor4dDescriptorEx");
+  return d;
+}
+
 FilterDesc filter_desc(Precision p, int64_t k, int64_t c, int64_t r, int64_t s) {
   cudnnFilterDescriptor_t d;
   check(cudnnCreateFilterDescriptor(&d), "cudnnCreateFilterDescriptor");

@@ -27,6 +27,9 @@ cudnnTensorFormat_t cudnn_layout(Precision precision);
 
 // A 4-d tensor of the precision's type in its layout.
 TensorDesc tensor_desc(Precision precision, int64_t n, int64_t c, int64_t h, int64_t w);
+// A 4-d tensor with the strides given (sn, sc, sh, sw), whatever the precision's layout.
+TensorDesc strided_tensor_desc(Precision precision, int64_t n, int64_t c, int64_t h, int64_t w, int64_t sn, int64_t sc,
+                               int64_t sh, int64_t sw);
 // Convolution weights k x c x r x s (KCRS, or KRSC for NHWC).
 FilterDesc filter_desc(Precision precision, int64_t k, int64_t c, int64_t r, int64_t s);
 

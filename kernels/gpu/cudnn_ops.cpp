@@ -52,7 +52,6 @@ Tensors per_channel(const Signature& sig, bool backward, cudaStream_t stream) {
   return t;
 }
 
-bool is_backward(const std::string& phase) { return phase == "bwd_data"; }
 
 cudnnPoolingMode_t pool_mode(const std::string& op) {
   if (op == "maxpool" || op == "global_maxpool") return CUDNN_POOLING_MAX;

@@ -24,6 +24,9 @@ struct PhaseKernel {
   std::string label;                       // e.g. the algorithm's name
 };
 
+// Whether a layer's phase is its backward (bwd_data), not its forward.
+inline bool is_backward(const std::string& phase) { return phase == "bwd_data"; }
+
 // The phases measured for a signature: fwd, bwd_data, bwd_weights, update, or a copy's
 // directions.  Throws std::invalid_argument for an operator the suite does not know.
 std::vector<std::string> phases_of(const Signature& signature, bool training);

@@ -13,22 +13,12 @@ namespace {
 
 const float kOne = 1.f, kZero = 0.f;
 
-bool is_backward(const std::string& phase) { return phase == "bwd_data"; }
-
 size_t elements(int64_t n, int64_t per_sample) { return static_cast<size_t>(n * per_sample); }
 
-// n x c x h x w with NCHW strides, or any strides given.
-TensorDesc strided_desc(Precision p, int64_t n, int64_t c, int64_t h, int64_t w, int64_t sn, int64_t sc, int64_t sh,
-                        int64_t sw) {
-  TensorDesc d = new_tensor_desc();
-  check(cudnnSetTensor4dDescriptorEx(d.get(), cudnn_type(p), to_int(n), to_int(c), to_int(h), to_int(w), to_int(sn),
-                                     to_int(sc), to_int(sh), to_int(sw)),
-        "cudnnSetTensor4dDescriptorEx");
-  return d;
-}
-
+// n x c x h x w packed NCHW, whatever the precision's layout (the element-wise operators
+// here read their tensors as PyTorch's NCHW).
 TensorDesc nchw_desc(Precision p, int64_t n, int64_t c, int64_t h, int64_t w) {
-  return strided_desc(p, n, c, h, w, c * h * w, h * w, w, 1);
+  return strided_tensor_desc(p, n, c, h, w, c * h * w, h * w, w, 1);
 }
 
 }  // namespace
@@ -102,7 +92,7 @@ PhaseKernel shuffle_phase(const Signature& sig, const std::string& phase, const 
   auto s = std::make_shared<Shuffle>();
   // Output channel j * groups + i is input channel i * per + j: the input read as
   // n x per x groups x hw with the transposed strides, written packed.
-  TensorDesc transposed = strided_desc(p, n, per, groups, hw, c * hw, hw, per * hw, 1);
+  TensorDesc transposed = strided_tensor_desc(p, n, per, groups, hw, c * hw, hw, per * hw, 1);
   TensorDesc packed = nchw_desc(p, n, per, groups, hw);
   // Backward copies the gradient the other way: from packed into the transposed strides.
   s->from = is_backward(phase) ? std::move(packed) : std::move(transposed);
