@@ -50,7 +50,8 @@ def strategy(row):
     "distributed_replicated" (which differs only in aggregating a node's GPUs first):
     dlsim's "ps_sync".  Single-node "parameter_server" runs with local_parameter_device=cpu
     keep the variables in the workers' own process on the host CPU: "ps_sync" with
-    ps_transport "in_process" (transport() below)."""
+    ps_transport "in_process" (transport() below); with one GPU the row stays "single",
+    its transport saying that the variables were on the host all the same."""
     single_node, one_gpu = row["nodes"] == "1", row["gpus_per_node"] == "1"
     if one_gpu and single_node:
         return "single"
@@ -75,7 +76,9 @@ def transport(row):
     processes, "in_process" on one node's CPU; empty for the other strategies."""
     if not row["mode"].startswith(("ps_sync", "distributed_replicated")):
         return ""
-    return "in_process" if row["nodes"] == "1" else "grpc"
+    if row["nodes"] == "1":
+        return "in_process" if "local_parameter_device=cpu" in row["mode"] else ""
+    return "grpc"
 
 
 def platform(text, mode):
@@ -102,7 +105,7 @@ def main():
                 skipped += 1
                 continue
             kept.append({"platform": where, "instance": instance, "strategy": how, "parameter_servers": servers,
-                         "ps_transport": transport(row) if how == "ps_sync" else "",
+                         "ps_transport": transport(row),
                          "gpus": int(row["gpus_per_node"]) * int(row["nodes"]), "model": model, "gpu": gpu, "batch": row["batch_per_gpu"], "precision": row["precision"],
                          "images_per_s": row["value"], "source_id": row["source_id"], "source_gpu": row["gpu"],
                          "source_model": row["model"], "mode": row["mode"]})

@@ -235,8 +235,11 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
     r.problem("strategy", *strategy, fmt::format("\"single\" trains on one device, but system.devices = {}",
                                                  system.devices),
               "use \"allreduce\", \"ps_sync\" or \"ps_async\", or set system.devices = 1");
-  if (strategy && *strategy != "single" && system.devices == 1)
-    r.problem("strategy", *strategy, "distributed training needs system.devices > 1");
+  // One device with parameter servers is a real set-up: TensorFlow's
+  // local_parameter_device=cpu keeps the variables on the host and pulls them every step.
+  if (strategy && *strategy == "allreduce" && system.devices == 1)
+    r.problem("strategy", *strategy, "all-reduce needs system.devices > 1",
+              "use \"single\", or \"ps_sync\" to keep one device's variables on the host");
   r.finish();
   return t;
 }

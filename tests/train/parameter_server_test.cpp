@@ -67,6 +67,23 @@ TEST(ParameterServer, ADedicatedServerMakesEveryWorkerRemote) {
   EXPECT_NEAR(r.step_time_s, 0.420, 1e-6);
 }
 
+TEST(ParameterServer, OneDeviceWithItsVariablesOnTheHost) {
+  // TensorFlow's local_parameter_device=cpu on one GPU: 100 MB of gradients go up its
+  // 10 GB/s PCIe link (10 ms), the host sums and applies them (300 MB at 30 GB/s, 10 ms)
+  // and the GPU pulls the weights back down (10 ms) around its 20 ms of compute.
+  ParameterServerSpec spec;
+  spec.cluster = {1, 1, 1, 1, 10e9, 0, 10e9, 0};
+  spec.gpus = 1;
+  spec.servers = 1;
+  spec.steps = 4;
+  spec.rpc_bytes_per_s = 1e15;
+  spec.update_bytes_per_s = 30e9;
+  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, spec);
+  std::printf("one device, variables on the host: expected 0.050000 s, simulated %.6f s\n", r.step_time_s);
+  EXPECT_NEAR(r.step_time_s, 0.050, 1e-6);
+  EXPECT_NEAR(r.exposed_communication_s, 0.030, 1e-6);
+}
+
 // The step time of one simulation in a child process (one SimGrid engine per process).
 double step_time_in_child(const perf::StepPlan& p, const std::vector<perf::Gradient>& g,
                           const ParameterServerSpec& spec) {
