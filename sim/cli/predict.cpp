@@ -143,7 +143,10 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
     c.gpus_per_node = instance.gpus;
     c.gpus_per_pcie_switch = instance.gpus_per_pcie_switch;
     c.host_cores = instance.vcpus;
-    if (instance.nvlink != "none") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;  // the catalog counts both directions
+    // The catalog counts both directions.
+    if (instance.nvlink == "nvswitch") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;
+    const double per_link = gpu.nvlink_links > 0 ? gpu.nvlink_bandwidth_Bps / 2 / gpu.nvlink_links : 0;
+    for (const auto& pair : instance.nvlink_pairs) c.nvlink_pairs.push_back({pair.a, pair.b, pair.links, pair.links * per_link});
     if (nic <= 0) nic = catalog.find_nic(instance.nic)->payload_Bps();
   }
   c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;
@@ -449,7 +452,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
             ? perf::cycle_buckets(p.plan, model, spec.training->cycle_s, spec.training->bucket_bytes)
             : perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
         {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
-         input_pipeline(spec, model, catalog, cluster, p.scaling)});
+         input_pipeline(spec, model, catalog, cluster, p.scaling), spec.training->ring_order == "rank"});
   } else if (loaded) {
     throw UnrunnableError(fmt::format("training.input = \"{}\" is simulated with \"single\" and \"allreduce\", not "
                                       "yet with parameter servers",

@@ -105,6 +105,13 @@ struct BillingRule {
   std::string source;
 };
 
+// NVLink between two GPUs of an instance: `links` links bonded between GPUs a and b
+// (nvidia-smi topo -m's NV1, NV2).
+struct NvlinkPair {
+  int a = 0, b = 0;
+  int links = 1;
+};
+
 struct Instance {
   std::string name;
   std::string provider;
@@ -116,6 +123,7 @@ struct Instance {
   int gpus = 0;
   int gpus_per_pcie_switch = 0;   // GPUs sharing one switch's uplink to the host
   std::string nvlink;             // "none", "hybrid-cube-mesh", "nvswitch"
+  std::vector<NvlinkPair> nvlink_pairs;  // a hybrid cube-mesh's links, GPU pair by pair
   std::string nic;
   double price_usd_per_hour = 0;
   std::string price_date;

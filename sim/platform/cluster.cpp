@@ -55,6 +55,14 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
       pcie_.push_back(duplex(zone_, name + ".pcie", spec.pcie_Bps));
       if (spec.nvlink_Bps > 0) nvlink_.push_back(duplex(zone_, name + ".nvlink", spec.nvlink_Bps));
     }
+    for (const auto& pair : spec.nvlink_pairs) {
+      if (pair.a == pair.b || std::max(pair.a, pair.b) >= spec.gpus_per_node || std::min(pair.a, pair.b) < 0)
+        throw std::invalid_argument(fmt::format("NVLink between GPUs {} and {} of a {}-GPU node", pair.a, pair.b,
+                                                spec.gpus_per_node));
+      const int a = n * spec.gpus_per_node + std::min(pair.a, pair.b), b = n * spec.gpus_per_node + std::max(pair.a, pair.b);
+      mesh_.push_back(duplex(zone_, fmt::format("{}.nvlink{}-{}", node, a % spec.gpus_per_node, b % spec.gpus_per_node), pair.Bps));
+      mesh_link_[{a, b}] = mesh_.back();
+    }
   }
   for (int n = spec.nodes; n < spec.nodes + spec.server_nodes; ++n) {
     const std::string node = fmt::format("n{}", n);
@@ -122,6 +130,8 @@ std::vector<std::pair<Link*, bool>> Cluster::hardware_path(Host* from, Host* to)
   std::vector<std::pair<Link*, bool>> up, down;  // from `from` to the meeting point, from it to `to`
   if (a >= 0 && b >= 0 && node_a == node_b) {
     if (!nvlink_.empty()) return {{nvlink_[static_cast<size_t>(a)], true}, {nvlink_[static_cast<size_t>(b)], false}};
+    if (const auto it = mesh_link_.find({std::min(a, b), std::max(a, b)}); it != mesh_link_.end())
+      return {{it->second, a < b}};  // up from the lower-numbered GPU
     if (uplink(a) == uplink(b)) return {{pcie(a), true}, {pcie(b), false}};
   }
   if (a >= 0) up = {{pcie(a), true}, {uplink(a), true}};
@@ -154,7 +164,7 @@ void Cluster::connect(Host* a, Host* b) {
 void Cluster::seal() {
   zone_->seal();
   // A split-duplex link is two SimGrid links, NAME_UP and NAME_DOWN.
-  for (const auto* group : {&pcie_, &nvlink_, &uplinks_, &nics_, &racks_})
+  for (const auto* group : {&pcie_, &nvlink_, &mesh_, &uplinks_, &nics_, &racks_})
     for (const Link* l : *group)
       for (const char* way : {"up", "down"}) {
         const Link* half = Link::by_name(l->get_name() + (way[0] == 'u' ? "_UP" : "_DOWN"));

@@ -14,9 +14,10 @@
 // to be node zones (3.32 routes badly between sibling sub-zones; NOTES-SIMGRID.md).
 //
 // GPUs behind one PCIe switch share its uplink to the host; two GPUs on one switch talk
-// through it (peer to peer) without touching the uplink; GPUs of one node with NVLink talk
-// over it, each on its own NVLink port into a non-blocking fabric (NVSwitch; a DGX-1's
-// hybrid cube mesh is approximated by the same).  Between nodes a transfer goes from the
+// through it (peer to peer) without touching the uplink.  GPUs of one node with NVLink
+// talk over it: through NVSwitch each on its own NVLink port into a non-blocking fabric;
+// in a hybrid cube mesh (a DGX-1, a p3.16xlarge) over the links bonded between the two,
+// and where a pair has none, over PCIe and the host.  Between nodes a transfer goes from the
 // GPU over its switch uplink and the node's NIC, across the network, and in the same way
 // down.  Every link is split-duplex: each direction has the link's whole bandwidth.
 // GPUs and hosts are SimGrid hosts; kernels are executions on a GPU (one core computing
@@ -24,6 +25,7 @@
 //
 // Routes are made only between the pairs a strategy uses (connect()), before seal(): a
 // Full zone holds them, so that a 1,024-GPU ring costs 2,048 routes, not a million.
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -38,6 +40,13 @@ class NetZone;
 
 namespace dlsim::platform {
 
+// The NVLinks bonded between two GPUs of a node (local indices).
+struct GpuPairLink {
+  int a = 0, b = 0;
+  int links = 1;
+  double Bps = 0;  // all of them together, per direction
+};
+
 // How busy one direction of a link was, on average since the simulation began.
 struct LinkUse {
   std::string link;        // "n0.nic up", "n1.gpu3.pcie down", "n0.ps1.stack"
@@ -50,13 +59,14 @@ struct ClusterSpec {
   int gpus_per_pcie_switch = 1;
   int host_cores = 1;
   double pcie_Bps = 0;        // per direction: each GPU's link and each switch's uplink
-  double nvlink_Bps = 0;      // per GPU and direction; 0 without NVLink
+  double nvlink_Bps = 0;      // per GPU and direction into NVSwitch; 0 without it
   double nic_Bps = 0;         // per node and direction
   double nic_latency_s = 0;
   int server_nodes = 0;       // further nodes of the same kind without GPUs (dedicated servers), after the others
   int nodes_per_rack = 0;     // 0: a star; else a two-level fat tree (all nodes, servers included, in order)
   double oversubscription = 1;  // a rack's NICs over its uplink to the spine
   double server_nic_Bps = 0;    // the server nodes' NICs; 0: nic_Bps
+  std::vector<GpuPairLink> nvlink_pairs{};  // a hybrid cube mesh instead of NVSwitch: link by link
 };
 
 class Cluster {
@@ -98,6 +108,8 @@ class Cluster {
   std::vector<simgrid::s4u::Host*> gpus_, hosts_;
   std::vector<simgrid::s4u::Link*> pcie_, nvlink_, uplinks_, nics_;  // per GPU, per GPU, per switch, per node
   std::vector<simgrid::s4u::Link*> racks_;                          // per rack: its uplink to the spine
+  std::vector<simgrid::s4u::Link*> mesh_;                           // per node and GPU pair with NVLink
+  std::map<std::pair<int, int>, simgrid::s4u::Link*> mesh_link_;    // (lower, higher global GPU) -> its link
   std::vector<std::pair<std::string, const simgrid::s4u::Link*>> tracked_;  // what busiest_links reports
   std::unordered_map<const simgrid::s4u::Host*, int> gpu_of_, node_of_host_, node_of_process_;
   std::unordered_map<const simgrid::s4u::Host*, simgrid::s4u::Link*> process_link_;

@@ -50,11 +50,18 @@ ordered_json to_json(const hardware::BillingRule& b) {
           {"valid_from", b.valid_from}, {"valid_until", b.valid_until}, {"source", b.source}};
 }
 
+ordered_json nvlink_pairs(const hardware::Instance& i) {
+  ordered_json out = ordered_json::array();
+  for (const auto& p : i.nvlink_pairs) out.push_back(fmt::format("{}-{}{}", p.a, p.b, p.links > 1 ? fmt::format("x{}", p.links) : ""));
+  return out;
+}
+
 ordered_json to_json(const hardware::Instance& i) {
   return {{"kind", "instance"}, {"name", i.name}, {"provider", i.provider}, {"vcpus", i.vcpus},
           {"vcpus_per_core", i.vcpus_per_core}, {"cpu", i.cpu}, {"memory_bytes", i.memory_bytes}, {"gpu", i.gpu},
           {"gpus", i.gpus},
-          {"gpus_per_pcie_switch", i.gpus_per_pcie_switch}, {"nvlink", i.nvlink}, {"nic", i.nic},
+          {"gpus_per_pcie_switch", i.gpus_per_pcie_switch}, {"nvlink", i.nvlink}, {"nvlink_pairs", nvlink_pairs(i)},
+          {"nic", i.nic},
           {"price_usd_per_hour", i.price_usd_per_hour}, {"price_date", i.price_date}, {"billing", i.billing},
           {"source", i.source}};
 }

@@ -1,5 +1,7 @@
 #include "scenario/catalog_loader.hpp"
 
+#include <regex>
+
 #include <fmt/format.h>
 
 #include "core/suggest.hpp"
@@ -95,6 +97,30 @@ void read_billing(TableReader& r, Catalog& c) {
   c.billing_rules.push_back(b);
 }
 
+// A hybrid cube-mesh names its links pair by pair: nvlink_pairs = ["0-1", "0-3x2", ...],
+// GPU indices below the instance's count, "xN" for N bonded links.
+void read_nvlink_pairs(TableReader& r, hardware::Instance& i) {
+  const auto pairs = r.strings("nvlink_pairs");
+  if (i.nvlink == "hybrid-cube-mesh" && !pairs)
+    r.problem("nvlink_pairs", "", "is required with nvlink = \"hybrid-cube-mesh\"", "e.g. [\"0-1\", \"0-3x2\"]");
+  if (i.nvlink != "hybrid-cube-mesh" && pairs)
+    r.problem("nvlink_pairs", "", "only a hybrid cube-mesh lists its links", "remove nvlink_pairs");
+  static const std::regex pair(R"((\d+)-(\d+)(?:x(\d+))?)");
+  for (const auto& text : pairs.value_or(std::vector<std::string>{})) {
+    std::smatch m;
+    hardware::NvlinkPair p;
+    if (std::regex_match(text, m, pair)) {
+      p.a = std::stoi(m[1]);
+      p.b = std::stoi(m[2]);
+      p.links = m[3].matched ? std::stoi(m[3]) : 1;
+    }
+    if (m.empty() || p.a == p.b || p.a >= i.gpus || p.b >= i.gpus || p.links < 1)
+      r.problem("nvlink_pairs", text, fmt::format("two GPU indices below {} and a link count, as \"A-B\" or \"A-BxN\"", i.gpus));
+    else
+      i.nvlink_pairs.push_back(p);
+  }
+}
+
 void read_instance(TableReader& r, Catalog& c) {
   hardware::Instance i;
   i.name = r.string("name", true).value_or("");
@@ -109,6 +135,7 @@ void read_instance(TableReader& r, Catalog& c) {
   i.gpus = static_cast<int>(r.integer("gpus", 0, 64, true).value_or(0));
   i.gpus_per_pcie_switch = static_cast<int>(r.integer("gpus_per_pcie_switch", 1, 64).value_or(0));
   i.nvlink = r.choice("nvlink", {"none", "hybrid-cube-mesh", "nvswitch"}, true).value_or("none");
+  read_nvlink_pairs(r, i);
   i.nic = r.string("nic", true).value_or("");
   i.price_usd_per_hour = r.number("price_usd_per_hour", 0, 1e4, true).value_or(0);
   i.price_date = r.string("price_date", true).value_or("");
@@ -133,6 +160,13 @@ void check_references(const Catalog& c, ProblemList& problems) {
     if (!i.gpu.empty()) check("instance " + i.name, "gpu", i.gpu, c.gpu_names());
     check("instance " + i.name, "nic", i.nic, c.nic_names());
     check("instance " + i.name, "billing", i.billing, c.billing_rule_names());
+    const auto* gpu = c.find_gpu(i.gpu);
+    std::vector<int> links(static_cast<size_t>(i.gpus), 0);
+    for (const auto& p : i.nvlink_pairs) links[static_cast<size_t>(p.a)] += p.links, links[static_cast<size_t>(p.b)] += p.links;
+    for (size_t g = 0; gpu && g < links.size(); ++g)
+      if (links[g] > gpu->nvlink_links)
+        problems.add(Problem{{"catalog", 0, 0}, "instance " + i.name + ".nvlink_pairs", fmt::format("GPU {}: {} links", g, links[g]),
+                             fmt::format("at most the {} links of a {}", gpu->nvlink_links, gpu->name), ""});
   }
 }
 

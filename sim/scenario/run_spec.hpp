@@ -60,6 +60,7 @@ struct TrainingSpec {
   std::string ps_placement = "greedy";       // "greedy" by size, or "round_robin"
   std::string ps_transport = "grpc";         // "grpc" between processes, or "in_process" on one node's CPU
   std::string allreduce = "ring";            // "ring", "hierarchical", "tree"
+  std::string ring_order = "topology";       // "topology" (NCCL 2 on: rings along NVLink), "rank" (NCCL 1.x)
   std::string input = "synthetic";           // "synthetic", "memory", "jpeg"
   int loader_workers = 0;                    // host cores per GPU preparing batches; 0: the node's share
 };

@@ -225,6 +225,7 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
                 "remove training.ps_hosts, or use \"grpc\"");
   }
   t.allreduce = r.choice("allreduce", {"ring", "hierarchical", "tree"}).value_or(t.allreduce);
+  t.ring_order = r.choice("ring_order", {"topology", "rank"}).value_or(t.ring_order);
   t.input = r.choice("input", {"synthetic", "memory", "jpeg"}).value_or(t.input);
   t.loader_workers = static_cast<int>(r.integer("loader_workers", 1, 1 << 12).value_or(0));
   if (!(t.bucket_bytes > 0)) r.problem("bucket_size", fmt::format("{}", t.bucket_bytes), "a positive size, e.g. \"25MiB\"");

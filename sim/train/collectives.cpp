@@ -78,9 +78,25 @@ Allreduce allreduce_from_string(const std::string& name) {
   throw std::invalid_argument("unknown all-reduce '" + name + "'");
 }
 
-AllreducePlan::AllreducePlan(Allreduce kind, std::vector<Hosts> nodes) : kind_(kind), nodes_(std::move(nodes)) {
-  for (const auto& node : nodes_) all_.insert(all_.end(), node.begin(), node.end());
-  if (kind_ == Allreduce::hierarchical && (nodes_.size() < 2 || nodes_.front().size() < 2)) kind_ = Allreduce::ring;
+AllreducePlan::AllreducePlan(Allreduce kind, std::vector<Hosts> nodes, const std::vector<Ring>& node_rings)
+    : kind_(kind) {
+  const size_t g = nodes.empty() ? 0 : nodes.front().size();
+  const std::vector<Ring> orders = node_rings.empty() ? rank_order_ring(static_cast<int>(g)) : node_rings;
+  auto ordered = [](const Hosts& node, const Ring& order) {
+    Hosts out;
+    for (int i : order) out.push_back(node.at(static_cast<size_t>(i)));
+    return out;
+  };
+  for (const auto& order : orders) {
+    rings_.emplace_back();
+    for (const auto& node : nodes) {
+      const Hosts along = ordered(node, order);
+      rings_.back().insert(rings_.back().end(), along.begin(), along.end());
+      inside_.push_back(along);
+    }
+  }
+  for (const auto& node : nodes) nodes_.push_back(ordered(node, orders.front()));
+  if (kind_ == Allreduce::hierarchical && (nodes_.size() < 2 || g < 2)) kind_ = Allreduce::ring;
 }
 
 std::vector<std::pair<Host*, Host*>> AllreducePlan::routes() const {
@@ -89,9 +105,11 @@ std::vector<std::pair<Host*, Host*>> AllreducePlan::routes() const {
     for (size_t i = 0; i < r.size() && r.size() > 1; ++i) out.emplace_back(r[i], r[(i + 1) % r.size()]);
   };
   switch (kind_) {
-    case Allreduce::ring: ring(all_); break;
+    case Allreduce::ring:
+      for (const auto& r : rings_) ring(r);
+      break;
     case Allreduce::hierarchical:
-      for (const auto& node : nodes_) ring(node);
+      for (const auto& r : inside_) ring(r);
       for (size_t g = 0; g < nodes_.front().size(); ++g) {
         Hosts across;
         for (const auto& node : nodes_) across.push_back(node[g]);
@@ -106,16 +124,20 @@ std::vector<std::pair<Host*, Host*>> AllreducePlan::routes() const {
 }
 
 void AllreducePlan::run(double bytes) const {
-  if (all_.size() < 2 || bytes <= 0) return;
-  if (kind_ == Allreduce::ring) return ring_allreduce(all_, bytes);
+  if (rings_.empty() || rings_.front().size() < 2 || bytes <= 0) return;
+  const double r = static_cast<double>(rings_.size());
+  if (kind_ == Allreduce::ring) {
+    const auto p = static_cast<double>(rings_.front().size());
+    return ring_phase(rings_, 2 * (p - 1), bytes / r / p);
+  }
   if (kind_ == Allreduce::tree) return tree_allreduce(nodes_, bytes);
   const double g = static_cast<double>(nodes_.front().size()), n = static_cast<double>(nodes_.size());
   std::vector<Hosts> across(nodes_.front().size());
   for (size_t i = 0; i < across.size(); ++i)
     for (const auto& node : nodes_) across[i].push_back(node[i]);
-  ring_phase(nodes_, g - 1, bytes / g);                       // reduce-scatter inside each node
-  ring_phase(across, 2 * (n - 1), bytes / g / n);             // all-reduce of each share across nodes
-  ring_phase(nodes_, g - 1, bytes / g);                       // all-gather inside each node
+  ring_phase(inside_, g - 1, bytes / g / r);               // reduce-scatter inside each node
+  ring_phase(across, 2 * (n - 1), bytes / g / n);          // all-reduce of each share across nodes
+  ring_phase(inside_, g - 1, bytes / g / r);               // all-gather inside each node
 }
 
 void ring_allreduce(const Hosts& ring, double bytes) {

@@ -19,9 +19,16 @@
 // 2(P-1) alpha + 2(P-1)/P bytes/B, and flows that share a link (a PCIe uplink, a NIC)
 // divide it as the step-by-step ring's would, with P flows per bucket instead of 2P(P-1).
 // ring_allreduce_stepwise simulates every step, for the tests that show both agree.
+//
+// Inside a node the rings follow the node's rings (rings.hpp), each carrying its share of
+// the bytes: a ring over every GPU goes through each node along one of them; the
+// hierarchical all-reduce's phases inside a node run on all of them; the tree's chain
+// follows the first.
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "train/rings.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -36,8 +43,9 @@ Allreduce allreduce_from_string(const std::string& name);  // throws std::invali
 
 class AllreducePlan {
  public:
-  // `nodes`: the GPUs taking part, grouped by node, every node with as many.
-  AllreducePlan(Allreduce kind, std::vector<Hosts> nodes);
+  // `nodes`: the GPUs taking part, grouped by node, every node with as many; `node_rings`:
+  // orders of a node's GPUs (local indices), none for one ring in rank order.
+  AllreducePlan(Allreduce kind, std::vector<Hosts> nodes, const std::vector<Ring>& node_rings = {});
   // The pairs of GPUs that exchange data, for the platform's routes.
   std::vector<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> routes() const;
   // Blocks the calling actor until the all-reduce of `bytes` is done.
@@ -45,8 +53,9 @@ class AllreducePlan {
 
  private:
   Allreduce kind_;
-  std::vector<Hosts> nodes_;
-  Hosts all_;
+  std::vector<Hosts> nodes_;  // each in its first ring's order
+  std::vector<Hosts> rings_;  // over every GPU, node by node
+  std::vector<Hosts> inside_;  // every node's rings
 };
 
 // Blocks the calling actor until the all-reduce of `bytes` over `ring` (in ring order) is done.

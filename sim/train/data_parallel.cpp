@@ -11,6 +11,7 @@
 #include "platform/network_model.hpp"
 #include "platform/single_host.hpp"
 #include "train/collectives.hpp"
+#include "train/rings.hpp"
 
 namespace dlsim::train {
 
@@ -54,6 +55,16 @@ std::vector<Segment> segments(const perf::StepPlan& plan, const std::vector<perf
   return out;
 }
 
+// The rings inside a node: along its NVLink mesh where it has one and every node takes
+// part whole or alone, else none (rank order).
+std::vector<Ring> node_rings(const DataParallelSpec& spec) {
+  const int per_node = std::min(spec.gpus, spec.cluster.gpus_per_node);
+  if (spec.rank_order_rings || spec.cluster.nvlink_pairs.empty() || spec.gpus % per_node != 0) return {};
+  std::vector<LinkCount> links;
+  for (const auto& p : spec.cluster.nvlink_pairs) links.push_back({p.a, p.b, p.links});
+  return nvlink_rings(per_node, links);
+}
+
 }  // namespace
 
 TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std::vector<perf::GradientBucket>& buckets,
@@ -68,7 +79,7 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     if (g % spec.cluster.gpus_per_node == 0) nodes.emplace_back();
     nodes.back().push_back(cluster.gpu(g));
   }
-  const AllreducePlan allreduce(spec.allreduce, nodes);
+  const AllreducePlan allreduce(spec.allreduce, nodes, node_rings(spec));
   for (auto [a, b] : allreduce.routes()) cluster.connect(a, b);
   const InputPipeline& input = spec.input;
   if (!input.synthetic)

@@ -35,6 +35,7 @@ struct DataParallelSpec {
   Allreduce allreduce = Allreduce::ring;
   bool trace = false;  // keep the last step's events (trace.hpp)
   InputPipeline input;
+  bool rank_order_rings = false;  // NCCL 1.x: one ring in rank order, not rings along NVLink (rings.hpp)
 };
 
 // Simulates in this process's SimGrid engine (created here).  The step time is the steady

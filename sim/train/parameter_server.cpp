@@ -99,6 +99,7 @@ Grouping group_workers(const ParameterServerSpec& spec) {
   Grouping grouped{pool ? spec.gpus : m, pool, c};
   grouped.cluster.gpus_per_node = 1;
   grouped.cluster.gpus_per_pcie_switch = 1;
+  grouped.cluster.nvlink_pairs.clear();  // a worker's pushes and pulls go through the host
   grouped.cluster.pcie_Bps = c.pcie_Bps * std::max(1, m / g) * (pool ? nodes : 1);  // the switch uplinks together
   if (pool) {
     grouped.cluster.nodes = 1;

@@ -45,6 +45,37 @@ TEST(CatalogLoader, AStreamRateAboveThePeakIsAnError) {
   }
 }
 
+TEST(CatalogLoader, AMeshNamesLinksBetweenItsOwnGpusWithinTheirCount) {
+  auto files = hardware::embedded_catalog_files();
+  files.push_back({"mine.toml", R"(
+[[instance]]
+name = "two-p100s"
+provider = "on-premises"
+vcpus = 8
+cpu = "xeon-e5-2698-v4"
+memory = "64GiB"
+gpu = "p100-sxm2"
+gpus = 2
+gpus_per_pcie_switch = 2
+nvlink = "hybrid-cube-mesh"
+nvlink_pairs = ["0-1x5", "0-2", "1-1", "one-two"]
+nic = "ena-10g"
+price_usd_per_hour = 1
+price_date = "2026-01-01"
+billing = "on-premises-amortised"
+source = "a made-up machine for this test"
+)"});
+  try {
+    parse_catalog(files);
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    for (const char* part : {"value '0-2'", "value '1-1'", "value 'one-two'", "two GPU indices below 2",
+                             "GPU 0: 5 links", "at most the 4 links of a p100-sxm2"})
+      EXPECT_NE(what.find(part), std::string::npos) << part << " in " << what;
+  }
+}
+
 TEST(CatalogLoader, BareNumbersAndMissingSourcesAreErrors) {
   const std::vector<hardware::CatalogFile> files = {{"mine.toml", R"(
 [[nic]]

@@ -20,7 +20,7 @@ constexpr double kNic = 25e9 / 8;   // 25 Gbit/s
 constexpr double kLatency = 5e-6;   // per NIC: a path between two nodes has two
 constexpr double kFast = 1e15;      // PCIe so fast it never matters
 
-struct Ring {
+struct RingRun {
   std::vector<Host*> members;
   double bytes = 0;
   bool stepwise = false;
@@ -28,7 +28,7 @@ struct Ring {
 };
 
 // Runs every ring at once (they share no link) and returns how long each took.
-void run(platform::Cluster& cluster, std::vector<Ring>& rings) {
+void run(platform::Cluster& cluster, std::vector<RingRun>& rings) {
   for (auto& r : rings)
     for (size_t i = 0; i < r.members.size(); ++i) cluster.connect(r.members[i], r.members[(i + 1) % r.members.size()]);
   cluster.seal();
@@ -48,11 +48,11 @@ TEST(RingAllreduce, MatchesAlphaBetaOnAFlatNetwork) {
   int nodes = 0;
   for (int p : sizes) nodes += p * static_cast<int>(bytes.size());
   platform::Cluster cluster({nodes, 1, 1, 1, kFast, 0, kNic, kLatency});
-  std::vector<Ring> rings;
+  std::vector<RingRun> rings;
   int next = 0;
   for (int p : sizes)
     for (double n : bytes) {
-      Ring r;
+      RingRun r;
       for (int i = 0; i < p; ++i) r.members.push_back(cluster.gpu(next++));
       r.bytes = n;
       rings.push_back(r);
@@ -77,7 +77,7 @@ TEST(RingAllreduce, OneFlowPerEdgeAgreesWithEveryStepSimulated) {
     for (int i : ids) out.push_back(cluster.gpu(i));
     return out;
   };
-  std::vector<Ring> rings = {{gpus({0, 1, 2, 3}), 64e6, true},        {gpus({4, 5, 6, 7}), 64e6, false},
+  std::vector<RingRun> rings = {{gpus({0, 1, 2, 3}), 64e6, true},        {gpus({4, 5, 6, 7}), 64e6, false},
                              {gpus({8, 12, 16, 20}), 8e6, true},      {gpus({24, 28, 32, 36}), 8e6, false}};
   run(cluster, rings);
   for (size_t i = 0; i < rings.size(); i += 2) {
@@ -141,6 +141,67 @@ TEST(TreeAllreduce, ParentsShareTheirNicBetweenTwoChildren) {
   EXPECT_NEAR(took / expected, 1.0, 0.01);
 }
 
+// An all-reduce of `bytes` by `plan` on `cluster` (sealed here), in seconds.
+double allreduce_time(platform::Cluster& cluster, const AllreducePlan& plan, double bytes) {
+  for (auto [a, b] : plan.routes()) cluster.connect(a, b);
+  cluster.seal();
+  double took = -1;
+  simgrid::s4u::Actor::create("allreduce", cluster.gpu(0), [&] {
+    plan.run(bytes);
+    took = simgrid::s4u::Engine::get_clock();
+  });
+  simgrid::s4u::Engine::get_instance()->run();
+  return took;
+}
+
+// A DGX-1's P100s: PCIe 12.5 GB/s, two GPUs per switch, one 20 GB/s NVLink per pair of
+// the mesh (two fully connected quads, GPU i to GPU i + 4).
+platform::ClusterSpec dgx1_p100(int gpus) {
+  platform::ClusterSpec spec{1, 8, 2, 1, 12.5e9, 0, kFast, 0};
+  const std::vector<LinkCount> mesh = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {0, 4, 1}, {1, 2, 1}, {1, 3, 1},
+                                       {1, 5, 1}, {2, 3, 1}, {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1},
+                                       {4, 7, 1}, {5, 6, 1}, {5, 7, 1}, {6, 7, 1}};
+  for (const auto& l : mesh)
+    if (l.a < gpus && l.b < gpus) spec.nvlink_pairs.push_back({l.a, l.b, 1, 20e9});
+  return spec;
+}
+
+double mesh_allreduce(int gpus, bool rank_order, double bytes) {
+  auto engine = platform::make_engine();
+  platform::apply({});
+  const platform::ClusterSpec spec = dgx1_p100(gpus);
+  platform::Cluster cluster(spec);
+  Hosts node;
+  for (int g = 0; g < gpus; ++g) node.push_back(cluster.gpu(g));
+  std::vector<LinkCount> links;
+  for (const auto& p : spec.nvlink_pairs) links.push_back({p.a, p.b, p.links});
+  return allreduce_time(cluster, AllreducePlan(Allreduce::ring, {node}, rank_order ? std::vector<Ring>{} : nvlink_rings(gpus, links)),
+                        bytes);
+}
+
+// Each case in its own process: one SimGrid engine per process.
+TEST(MeshAllreduce, EightP100sOnTheirFourRingsUseEveryLink) {
+  // 4 rings each carry a quarter over their own links: 2 (P-1)/P x 200 MB at 20 GB/s.
+  const double took = mesh_allreduce(8, false, 800e6), expected = 2 * 7.0 / 8 * 200e6 / 20e9;
+  std::printf("8 P100s, rings along NVLink: alpha-beta %.6f s   simulated %.6f s\n", expected, took);
+  EXPECT_NEAR(took / expected, 1.0, 0.01);
+}
+
+TEST(MeshAllreduce, EightP100sInRankOrderCrossPcieTwice) {
+  // NCCL 1.x's ring 0..7: GPUs 3 and 4, 7 and 0 have no NVLink, so those hops go up one
+  // switch's PCIe uplink and down another's, 12.5 GB/s, and the ring waits for them.
+  const double took = mesh_allreduce(8, true, 800e6), expected = 2 * 7.0 / 8 * 800e6 / 12.5e9;
+  std::printf("8 P100s, one ring in rank order: alpha-beta %.6f s   simulated %.6f s\n", expected, took);
+  EXPECT_NEAR(took / expected, 1.0, 0.01);
+}
+
+TEST(MeshAllreduce, TwoP100sShareOneLink) {
+  // One NVLink between GPUs 0 and 1: 20 GB/s each way, not the GPU's 80 over all its links.
+  const double took = mesh_allreduce(2, false, 800e6), expected = 2 * 1.0 / 2 * 800e6 / 20e9;
+  std::printf("2 P100s: alpha-beta %.6f s   simulated %.6f s\n", expected, took);
+  EXPECT_NEAR(took / expected, 1.0, 0.01);
+}
+
 TEST(RingAllreduce, AnOversubscribedFatTreeSlowsTheEdgesLeavingARack) {
   // 8 single-GPU nodes, 4 per rack, racks' uplinks 4:1 oversubscribed (one NIC's worth).
   // Two rings interleaved across the racks (0,4,1,5 and 2,6,3,7) cross them on every edge:
@@ -153,7 +214,7 @@ TEST(RingAllreduce, AnOversubscribedFatTreeSlowsTheEdgesLeavingARack) {
   spec.nodes_per_rack = 4;
   spec.oversubscription = 4;
   platform::Cluster cluster(spec);
-  std::vector<Ring> rings(2);
+  std::vector<RingRun> rings(2);
   for (int i : {0, 4, 1, 5}) rings[0].members.push_back(cluster.gpu(i));
   for (int i : {2, 6, 3, 7}) rings[1].members.push_back(cluster.gpu(i));
   for (auto& r : rings) r.bytes = bytes;
