@@ -1,9 +1,12 @@
 // How long dlsim takes to simulate data-parallel training steps of ResNet-50 on 8 to
-// 1,024 GPUs: 8 V100s per node with NVLink, 100 Gbit/s NICs; ring all-reduce of 25 MB
-// buckets (one step), or synchronous parameter servers, one per node (the three steps a
-// parameter-server prediction simulates, for its steady state).  SimGrid allows one engine per process, so every iteration simulates in a child
+// 1,024 GPUs: 8 V100s per node with NVLink (through NVSwitch, or a hybrid cube mesh with
+// NCCL's six rings), 100 Gbit/s NICs; ring all-reduce of 25 MB buckets (one step), or
+// synchronous parameter servers, one per node (the three steps a parameter-server
+// prediction simulates, for its steady state).  SimGrid allows one engine per process, so every iteration simulates in a child
 // process; the wall time includes the platform's construction, and the child's peak
 // memory is reported beside it (goal: 1,024 GPUs under 1 s, memory at most linear).
+#include <tuple>
+
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,6 +80,24 @@ void BM_RingStep(benchmark::State& state) {
   state.counters["kernels_per_gpu"] = static_cast<double>(w.plan.calls.size());
 }
 
+// The same on p3.16xlarge-like nodes: NVLink as the V100 hybrid cube mesh, link by link,
+// and NCCL's six rings along it through every node.
+void BM_MeshRingStep(benchmark::State& state) {
+  const int gpus = static_cast<int>(state.range(0));
+  const Workload w = resnet50_on_v100();
+  train::DataParallelSpec spec;
+  spec.cluster = v100_nodes(gpus);
+  spec.cluster.nvlink_Bps = 0;
+  for (auto [a, b, links] : {std::tuple{0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1}, {1, 5, 2},
+                             {2, 3, 2}, {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1}, {4, 7, 2}, {5, 6, 2}, {5, 7, 1},
+                             {6, 7, 2}})
+    if (a < spec.cluster.gpus_per_node && b < spec.cluster.gpus_per_node)
+      spec.cluster.nvlink_pairs.push_back({a, b, links, links * 25e9});
+  spec.gpus = gpus;
+  spec.steps = 1;
+  in_children(state, [&] { train::simulate_allreduce_training(w.plan, w.buckets, spec); });
+}
+
 void BM_ParameterServerSteps(benchmark::State& state) {
   const int gpus = static_cast<int>(state.range(0));
   const Workload w = resnet50_on_v100();
@@ -91,6 +112,7 @@ void BM_ParameterServerSteps(benchmark::State& state) {
 }
 
 BENCHMARK(BM_RingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MeshRingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ParameterServerSteps)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
