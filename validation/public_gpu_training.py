@@ -9,8 +9,9 @@ node: dlsim's strategy "allreduce"), with the zoo's model, the catalog's GPU and
 and dlsim's strategy beside the source's own words.  A multi-GPU row also gets its
 measured scaling efficiency, images/s over the GPU count times the same source's one-GPU
 images/s in the same mode, platform, model and batch (empty when there is no such row), so
-that the cluster simulation can be judged apart from the single-GPU kernels.  Nothing in
-the source is changed or averaged; rows
+that the cluster simulation can be judged apart from the single-GPU kernels.  The same
+benchmarks' runs on ImageNet read from local disk ("real" data) go, keyed alike, to
+validation/data/public_gpu_training_real.csv.  Nothing in the source is changed or averaged; rows
 of a model, GPU, instance or mode dlsim does not simulate yet are left out and counted.
 
     validation/public_gpu_training.py   (from the repository root)
@@ -21,7 +22,9 @@ import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "validation/data/public/public-measurements.csv")
-TARGET = os.path.join(ROOT, "validation/data/public_gpu_training.csv")
+# Runs on synthetic data, and the same benchmarks' runs reading ImageNet from local disk.
+TARGETS = {"synthetic": os.path.join(ROOT, "validation/data/public_gpu_training.csv"),
+           "real": os.path.join(ROOT, "validation/data/public_gpu_training_real.csv")}
 
 MODELS = {"ResNet-50": "resnet50", "ResNet-152": "resnet152", "InceptionV3": "inception_v3",
           "VGG16": "vgg16", "AlexNet": "alexnet"}
@@ -89,11 +92,11 @@ def platform(text, mode):
     return inside.strip() + (" distributed" if mode.startswith("distributed") else "")
 
 
-def main():
+def extract(data, target):
     kept, skipped = [], 0
     with open(SOURCE, newline="") as f:
         for row in csv.DictReader(f):
-            if not (row["workload"] == "cnn_training" and row["data"] == "synthetic"
+            if not (row["workload"] == "cnn_training" and row["data"] == data
                     and row["metric"] == "images_per_sec"):
                 continue
             model, gpu, how = MODELS.get(row["model"]), catalog_gpu(row["gpu"]), strategy(row)
@@ -121,11 +124,16 @@ def main():
         base = one_gpu.get(key(r, r["mode"].split(" ")[0]), one_gpu.get(key(r, "any")))
         r["scaling_efficiency"] = ("{:.4f}".format(float(r["images_per_s"]) / (r["gpus"] * base))
                                    if base and r["gpus"] > 1 else "")
-    with open(TARGET, "w", newline="") as out:
+    with open(target, "w", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=list(kept[0].keys()), lineterminator="\n")
         writer.writeheader()
         writer.writerows(kept)
-    print("{}: {} rows ({} left out: model, GPU, instance or mode not simulated)".format(TARGET, len(kept), skipped))
+    print("{}: {} rows ({} left out: model, GPU, instance or mode not simulated)".format(target, len(kept), skipped))
+
+
+def main():
+    for data, target in TARGETS.items():
+        extract(data, target)
 
 
 if __name__ == "__main__":

@@ -210,6 +210,7 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
   for (const auto& node : model.nodes())
     if (node.kind == graph::OpKind::input) in.bytes_per_image = 4.0 * static_cast<double>(graph::elements(node.output));
   in.workers = t.loader_workers > 0 ? t.loader_workers : std::max(1, cluster.host_cores / cluster.gpus_per_node);
+  in.to_gpu = t.prefetch_to_gpu;
   if (t.input == "jpeg") {
     const Decode decode = jpeg_decode("train", spec.system.instance, catalog);
     in.seconds_per_image = decode.seconds;
@@ -453,13 +454,10 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
             : perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
         {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
          input_pipeline(spec, model, catalog, cluster, p.scaling), spec.training->ring_order == "rank"});
-  } else if (loaded) {
-    throw UnrunnableError(fmt::format("training.input = \"{}\" is simulated with \"single\" and \"allreduce\", not "
-                                      "yet with parameter servers",
-                                      spec.training->input));
   } else if (strategy == "ps_sync" || strategy == "ps_async") {
     auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
     ps.trace = trace;
+    ps.input = input_pipeline(spec, model, catalog, ps.cluster, p.scaling);
     p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model), ps);
   } else {
     p.training = train::simulate_training(p.plan, {1, 1, trace}, kTrainingSteps);

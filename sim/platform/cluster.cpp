@@ -99,10 +99,10 @@ void Cluster::set_process_link(Host* gpu, double bytes_per_s, double latency_s) 
 // The links from `from` to `to`, each with whether it is crossed upward (away from a GPU
 // or host, towards the network): a process's own link, then the hardware between the
 // GPUs or nodes, then the other process's link.
-std::vector<std::pair<Link*, bool>> Cluster::path(Host* from, Host* to) const {
-  auto link_of = [this](Host* h) {
+std::vector<std::pair<Link*, bool>> Cluster::path(Host* from, Host* to, bool hardware_only) const {
+  auto link_of = [this, hardware_only](Host* h) -> Link* {
     const auto it = process_link_.find(h);
-    return it == process_link_.end() ? nullptr : it->second;
+    return it == process_link_.end() || hardware_only ? nullptr : it->second;
   };
   auto anchor = [this](Host* h) {
     const auto it = node_of_process_.find(h);
@@ -148,11 +148,11 @@ std::vector<std::pair<Link*, bool>> Cluster::hardware_path(Host* from, Host* to)
   return up;
 }
 
-void Cluster::connect(Host* a, Host* b) {
+void Cluster::connect(Host* a, Host* b, bool hardware_only) {
   if (a == b || !connected_.insert({std::min(a, b), std::max(a, b)}).second) return;
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
     std::vector<LinkInRoute> links;
-    for (auto [link, upward] : path(from, to))
+    for (auto [link, upward] : path(from, to, hardware_only))
       if (link->get_sharing_policy() == Link::SharingPolicy::SPLITDUPLEX)
         links.emplace_back(link, upward ? LinkInRoute::Direction::UP : LinkInRoute::Direction::DOWN);
       else

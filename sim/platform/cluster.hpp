@@ -91,17 +91,20 @@ class Cluster {
   void set_process_link(simgrid::s4u::Host* gpu, double bytes_per_s, double latency_s);
 
   // Adds the route between two of its hosts, both ways, once; before seal().
-  void connect(simgrid::s4u::Host* a, simgrid::s4u::Host* b);
+  // `hardware_only`: not through the processes' stacks (a GPU's input copied in by its
+  // own process).
+  void connect(simgrid::s4u::Host* a, simgrid::s4u::Host* b, bool hardware_only = false);
+  int gpu_index(simgrid::s4u::Host* h) const;  // -1 for a node host
   void seal();
 
   // The `count` busiest link directions so far, busiest first (SimGrid's link-load plugin).
   std::vector<LinkUse> busiest_links(size_t count) const;
 
  private:
-  std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to) const;
+  std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to,
+                                                        bool hardware_only) const;
   std::vector<std::pair<simgrid::s4u::Link*, bool>> hardware_path(simgrid::s4u::Host* from,
                                                                  simgrid::s4u::Host* to) const;
-  int gpu_index(simgrid::s4u::Host* h) const;  // -1 for a node host
 
   ClusterSpec spec_;
   simgrid::s4u::NetZone* zone_ = nullptr;

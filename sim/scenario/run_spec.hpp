@@ -63,6 +63,7 @@ struct TrainingSpec {
   std::string ring_order = "topology";       // "topology" (NCCL 2 on: rings along NVLink), "rank" (NCCL 1.x)
   std::string input = "synthetic";           // "synthetic", "memory", "jpeg"
   int loader_workers = 0;                    // host cores per GPU preparing batches; 0: the node's share
+  bool prefetch_to_gpu = false;              // batches copied to the GPU ahead of their step
 };
 
 // FP32 tensors of optimizer state per parameter: momentum keeps one, Adam two.

@@ -228,6 +228,7 @@ TrainingSpec read_training(TableReader& r, const SystemSpec& system) {
   t.ring_order = r.choice("ring_order", {"topology", "rank"}).value_or(t.ring_order);
   t.input = r.choice("input", {"synthetic", "memory", "jpeg"}).value_or(t.input);
   t.loader_workers = static_cast<int>(r.integer("loader_workers", 1, 1 << 12).value_or(0));
+  t.prefetch_to_gpu = r.boolean("prefetch_to_gpu").value_or(false);
   if (!(t.bucket_bytes > 0)) r.problem("bucket_size", fmt::format("{}", t.bucket_bytes), "a positive size, e.g. \"25MiB\"");
   if (!strategy && system.devices > 1 && !r.has("strategy"))
     r.problem("strategy", "", fmt::format("is required with {} devices", system.devices),

@@ -81,20 +81,14 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   }
   const AllreducePlan allreduce(spec.allreduce, nodes, node_rings(spec));
   for (auto [a, b] : allreduce.routes()) cluster.connect(a, b);
-  const InputPipeline& input = spec.input;
-  if (!input.synthetic)
-    for (size_t w = 0; w < gpus.size(); ++w) cluster.connect(cluster.host(cluster.node_of(static_cast<int>(w))), gpus[w]);
+  InputFeed input(spec.input, cluster, gpus, spec.steps);
   cluster.seal();
 
   // Workers signal each bucket's gradients; the communicator signals each worker when the
   // step's last bucket is reduced.
-  std::vector<SemaphorePtr> bucket_ready, step_reduced, batch_ready, slot_free;
+  std::vector<SemaphorePtr> bucket_ready, step_reduced;
   for (size_t b = 0; b < buckets.size(); ++b) bucket_ready.push_back(Semaphore::create(0));
-  for (size_t w = 0; w < gpus.size(); ++w) {
-    step_reduced.push_back(Semaphore::create(0));
-    batch_ready.push_back(Semaphore::create(0));
-    slot_free.push_back(Semaphore::create(input.prefetch));
-  }
+  for (size_t w = 0; w < gpus.size(); ++w) step_reduced.push_back(Semaphore::create(0));
   std::vector<double> stalled(gpus.size(), 0.0);  // over the steps after the first
   std::vector<double> step_end;                   // GPU 0's; the others end with it
 
@@ -109,12 +103,9 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
       for (int step = 0; step < spec.steps; ++step) {
         size_t next_bucket = 0;
         const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
-        if (!input.synthetic) {  // take a prepared batch and copy it in
+        if (!input.synthetic()) {  // take a prepared batch and copy it in
           const double waiting = platform::now();
-          batch_ready[w]->acquire();
-          slot_free[w]->release();
-          simgrid::s4u::Comm::sendto(cluster.host(cluster.node_of(static_cast<int>(w))), gpus[w],
-                                     static_cast<uint64_t>(input.batch * input.bytes_per_image));
+          input.take(w);
           if (step > 0) stalled[w] += platform::now() - waiting;
           if (traced) result.trace.add("gpu" + std::to_string(w) + " input", "wait for batch, copy in", waiting,
                                        platform::now() - waiting);
@@ -134,18 +125,7 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
       }
     });
   }
-  for (size_t w = 0; w < gpus.size() && !input.synthetic; ++w) {
-    auto* host = cluster.host(cluster.node_of(static_cast<int>(w)));
-    simgrid::s4u::Actor::create("loader" + std::to_string(w), host, [&, w, host] {
-      for (int step = 0; step < spec.steps; ++step) {
-        slot_free[w]->acquire();
-        const double per_core = input.batch * input.seconds_per_image / input.workers;
-        if (per_core > 0)
-          simgrid::s4u::this_actor::thread_execute(host, per_core * platform::kOpsPerSecond, input.workers);
-        batch_ready[w]->release();
-      }
-    });
-  }
+  input.start();
   simgrid::s4u::Actor::create("communicator", cluster.host(0), [&] {
     for (int step = 0; step < spec.steps; ++step) {
       for (size_t b = 0; b < buckets.size(); ++b) {

@@ -103,6 +103,7 @@ Grouping group_workers(const ParameterServerSpec& spec) {
   grouped.cluster.pcie_Bps = c.pcie_Bps * std::max(1, m / g) * (pool ? nodes : 1);  // the switch uplinks together
   if (pool) {
     grouped.cluster.nodes = 1;
+    grouped.cluster.host_cores = c.host_cores * nodes;  // the loaders' cores (input_feed.hpp)
     grouped.cluster.nic_Bps = c.nic_Bps * nodes;
     grouped.cluster.server_nodes = spec.dedicated ? c.server_nodes : c.nodes;
     grouped.cluster.server_nic_Bps = c.nic_Bps;
@@ -185,8 +186,10 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     cluster.set_process_link(gpu[w], members * spec.rpc_bytes_per_s, spec.rpc_latency_s / 2);
     for (auto* p : ps) cluster.connect(gpu[w], p);
   }
+  InputFeed input(spec.input, cluster, gpu, spec.steps, grouping.members);
   cluster.seal();
   const std::vector<Segment> work = worker_segments(plan, gradients);
+  std::vector<double> stalled(workers, 0.0);  // over the steps the steady state counts
 
   // A worker's pushes go out in order; its sender hands each to its server once it has
   // arrived, so that a server never waits on one flow while another has come in.
@@ -208,17 +211,23 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
       for (int step = 0; step < spec.steps; ++step) {
         const bool traced = step + 1 == spec.steps && w < kMaxTracedDevices;
         const double waiting = platform::now();
+        std::vector<CommPtr> pulls;
         if (step > 0) {
           for (size_t s = 0; s < servers; ++s) applied[s][w]->acquire();
           // One flow per server carries all its variables (TensorFlow reads them in
           // parallel, one request each): the per-request latency is paid once per server.
-          std::vector<CommPtr> pulls;
           for (size_t s = 0; s < servers; ++s)
             if (bytes_on[s] > 0)
               pulls.push_back(Comm::sendto_async(ps[s], gpu[w], static_cast<uint64_t>(members * bytes_on[s])));
-          for (auto& p : pulls) p->wait();
-          if (traced) result.trace.add(track + " pull", "wait for updates, pull weights", waiting, platform::now() - waiting);
         }
+        if (!input.synthetic()) {  // the batch comes in while the weights do
+          const double batch_wait = platform::now();
+          input.take(w);
+          if (step > 1) stalled[w] += platform::now() - batch_wait;
+        }
+        for (auto& p : pulls) p->wait();
+        if (traced && step > 0)
+          result.trace.add(track + " pull", "wait for updates and batch, pull weights", waiting, platform::now() - waiting);
         for (const auto& segment : work) {
           if (traced) result.trace.kernels(track, plan, segment.first, segment.end, platform::now());
           if (segment.seconds > 0) simgrid::s4u::this_actor::execute(segment.seconds * platform::kOpsPerSecond);
@@ -280,6 +289,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
           for (auto& a : applied[s]) a->release();
       }
     });
+  input.start();
   engine->run();
   result.busiest_links = cluster.busiest_links(kBusiestLinks);
 
@@ -295,8 +305,9 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     else if (call.stage == perf::Stage::backward) result.backward_s += call.answer.seconds;
     if (call.stage != perf::Stage::update) result.launch_wait_s += call.launch_wait_s;
   }
-  result.exposed_communication_s =
-      std::max(0.0, result.step_time_s - result.forward_s - result.backward_s - result.launch_wait_s);
+  for (double s : stalled) result.input_stall_s += s / (spec.steps - 2) / static_cast<double>(workers);
+  result.exposed_communication_s = std::max(
+      0.0, result.step_time_s - result.forward_s - result.backward_s - result.launch_wait_s - result.input_stall_s);
   for (const auto& g : gradients) result.communicated_bytes += 2 * g.bytes;  // pushed and pulled
   return result;
 }

@@ -16,6 +16,7 @@
 #include "perf/buckets.hpp"
 #include "perf/step_plan.hpp"
 #include "platform/cluster.hpp"
+#include "train/input_feed.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::train {
@@ -32,6 +33,7 @@ struct ParameterServerSpec {
   double rpc_latency_s = 0;       // per request, both ends together
   double update_bytes_per_s = 0;  // a server's update through host memory
   bool trace = false;             // keep the last step's events (trace.hpp)
+  InputPipeline input;            // each worker's batches (input_feed.hpp)
 };
 
 // Which server holds each gradient's variables: greedily by size, largest first onto the

@@ -58,5 +58,34 @@ TEST(DataParallel, ALoaderSlowerThanTheGpuStallsEveryStep) {
   EXPECT_NEAR(r.input_stall_s, 0.050, 1e-6);
 }
 
+// One GPU computing 50 ms a step; a batch of 10 images, 100 MB, crosses 1 GB/s of PCIe in
+// 100 ms; its loader prepares it in 1 ms.  Each case in its own process (one engine each).
+double step_with_copy(bool ahead) {
+  perf::StepPlan plan;
+  plan.calls = {call(perf::Stage::forward, 20e-3), call(perf::Stage::backward, 30e-3)};
+  DataParallelSpec spec;
+  spec.cluster = {1, 1, 1, 1, 1e9, 0, 1e9, 0};
+  spec.gpus = 1;
+  spec.steps = 5;
+  spec.input = {false, 10, 0.1e-3, 10e6, 1, 2};
+  spec.input.to_gpu = ahead;
+  return simulate_allreduce_training(plan, {}, spec).step_time_s;
+}
+
+TEST(DataParallel, ACopyInAtTheStepsStartAddsToIt) {
+  // The batch is ready long before; its copy (100 ms) then the kernels (50 ms).
+  const double took = step_with_copy(false);
+  std::printf("copy in the step: expected 0.150000 s, simulated %.6f s\n", took);
+  EXPECT_NEAR(took, 0.150, 1e-6);
+}
+
+TEST(DataParallel, ACopyAheadRunsBesideTheKernelsAndSetsThePace) {
+  // The loader prepares batches (1 ms each) while the stager copies the last (100 ms) and
+  // the GPU computes.
+  const double took = step_with_copy(true);
+  std::printf("copy ahead: expected 0.100000 s, simulated %.6f s\n", took);
+  EXPECT_NEAR(took, 0.100, 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::train

@@ -84,6 +84,25 @@ TEST(ParameterServer, OneDeviceWithItsVariablesOnTheHost) {
   EXPECT_NEAR(r.exposed_communication_s, 0.030, 1e-6);
 }
 
+TEST(ParameterServer, ItsWorkersWaitForTheirLoaders) {
+  // The one-device set-up above, its loader one core spending 10 ms on each of 10 images:
+  // a batch every 100 ms, slower than the 50 ms step, which it then sets; the copy of
+  // 10 images over 10 GB/s adds 0.6 ms.
+  ParameterServerSpec spec;
+  spec.cluster = {1, 1, 1, 1, 10e9, 0, 10e9, 0};
+  spec.gpus = 1;
+  spec.servers = 1;
+  spec.steps = 5;
+  spec.rpc_bytes_per_s = 1e15;
+  spec.update_bytes_per_s = 30e9;
+  spec.input = {false, 10, 10e-3, 602112, 1, 2};
+  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, spec);
+  std::printf("one device fed by a slow loader: expected 0.100 s, simulated %.6f s, stall %.6f s\n", r.step_time_s,
+              r.input_stall_s);
+  EXPECT_NEAR(r.step_time_s, 0.100, 1e-3);
+  EXPECT_GT(r.input_stall_s, 0.040);
+}
+
 // The step time of one simulation in a child process (one SimGrid engine per process).
 double step_time_in_child(const perf::StepPlan& p, const std::vector<perf::Gradient>& g,
                           const ParameterServerSpec& spec) {
