@@ -2,9 +2,10 @@
 // 1,024 GPUs: 8 V100s per node with NVLink (through NVSwitch, or a hybrid cube mesh with
 // NCCL's six rings), 100 Gbit/s NICs; ring all-reduce of 25 MB buckets (one step), or
 // synchronous parameter servers, one per node (the three steps a parameter-server
-// prediction simulates, for its steady state).  SimGrid allows one engine per process, so every iteration simulates in a child
-// process; the wall time includes the platform's construction, and the child's peak
-// memory is reported beside it (goal: 1,024 GPUs under 1 s, memory at most linear).
+// prediction simulates, for its steady state).  SimGrid allows one engine per process, so
+// every iteration simulates in a child process; the wall time includes the platform's
+// construction, and the child's peak memory is reported beside it (goal: 1,024 GPUs under
+// 1 s, memory at most linear).
 #include <tuple>
 
 #include <sys/resource.h>

@@ -146,7 +146,8 @@ platform::ClusterSpec cluster_spec(const scenario::RunSpec& spec, const hardware
     // The catalog counts both directions.
     if (instance.nvlink == "nvswitch") c.nvlink_Bps = gpu.nvlink_bandwidth_Bps / 2;
     const double per_link = gpu.nvlink_links > 0 ? gpu.nvlink_bandwidth_Bps / 2 / gpu.nvlink_links : 0;
-    for (const auto& pair : instance.nvlink_pairs) c.nvlink_pairs.push_back({pair.a, pair.b, pair.links, pair.links * per_link});
+    for (const auto& pair : instance.nvlink_pairs)
+      c.nvlink_pairs.push_back({pair.a, pair.b, pair.links, pair.links * per_link});
     if (nic <= 0) nic = catalog.find_nic(instance.nic)->payload_Bps();
   }
   c.pcie_Bps = catalog.find_pcie_link(gpu.host_link)->typical_Bps;

@@ -59,9 +59,9 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
       if (pair.a == pair.b || std::max(pair.a, pair.b) >= spec.gpus_per_node || std::min(pair.a, pair.b) < 0)
         throw std::invalid_argument(fmt::format("NVLink between GPUs {} and {} of a {}-GPU node", pair.a, pair.b,
                                                 spec.gpus_per_node));
-      const int a = n * spec.gpus_per_node + std::min(pair.a, pair.b), b = n * spec.gpus_per_node + std::max(pair.a, pair.b);
-      mesh_.push_back(duplex(zone_, fmt::format("{}.nvlink{}-{}", node, a % spec.gpus_per_node, b % spec.gpus_per_node), pair.Bps));
-      mesh_link_[{a, b}] = mesh_.back();
+      const int low = std::min(pair.a, pair.b), high = std::max(pair.a, pair.b), first = n * spec.gpus_per_node;
+      mesh_.push_back(duplex(zone_, fmt::format("{}.nvlink{}-{}", node, low, high), pair.Bps));
+      mesh_link_[{first + low, first + high}] = mesh_.back();
     }
   }
   for (int n = spec.nodes; n < spec.nodes + spec.server_nodes; ++n) {

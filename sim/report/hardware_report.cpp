@@ -52,7 +52,8 @@ ordered_json to_json(const hardware::BillingRule& b) {
 
 ordered_json nvlink_pairs(const hardware::Instance& i) {
   ordered_json out = ordered_json::array();
-  for (const auto& p : i.nvlink_pairs) out.push_back(fmt::format("{}-{}{}", p.a, p.b, p.links > 1 ? fmt::format("x{}", p.links) : ""));
+  for (const auto& p : i.nvlink_pairs)
+    out.push_back(fmt::format("{}-{}{}", p.a, p.b, p.links > 1 ? fmt::format("x{}", p.links) : ""));
   return out;
 }
 

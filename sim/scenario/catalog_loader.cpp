@@ -115,7 +115,8 @@ void read_nvlink_pairs(TableReader& r, hardware::Instance& i) {
       p.links = m[3].matched ? std::stoi(m[3]) : 1;
     }
     if (m.empty() || p.a == p.b || p.a >= i.gpus || p.b >= i.gpus || p.links < 1)
-      r.problem("nvlink_pairs", text, fmt::format("two GPU indices below {} and a link count, as \"A-B\" or \"A-BxN\"", i.gpus));
+      r.problem("nvlink_pairs", text,
+                fmt::format("two GPU indices below {} and a link count, as \"A-B\" or \"A-BxN\"", i.gpus));
     else
       i.nvlink_pairs.push_back(p);
   }
@@ -162,10 +163,14 @@ void check_references(const Catalog& c, ProblemList& problems) {
     check("instance " + i.name, "billing", i.billing, c.billing_rule_names());
     const auto* gpu = c.find_gpu(i.gpu);
     std::vector<int> links(static_cast<size_t>(i.gpus), 0);
-    for (const auto& p : i.nvlink_pairs) links[static_cast<size_t>(p.a)] += p.links, links[static_cast<size_t>(p.b)] += p.links;
+    for (const auto& p : i.nvlink_pairs) {
+      links[static_cast<size_t>(p.a)] += p.links;
+      links[static_cast<size_t>(p.b)] += p.links;
+    }
     for (size_t g = 0; gpu && g < links.size(); ++g)
       if (links[g] > gpu->nvlink_links)
-        problems.add(Problem{{"catalog", 0, 0}, "instance " + i.name + ".nvlink_pairs", fmt::format("GPU {}: {} links", g, links[g]),
+        problems.add(Problem{{"catalog", 0, 0}, "instance " + i.name + ".nvlink_pairs",
+                             fmt::format("GPU {}: {} links", g, links[g]),
                              fmt::format("at most the {} links of a {}", gpu->nvlink_links, gpu->name), ""});
   }
 }

@@ -11,6 +11,7 @@
 #include "platform/network_model.hpp"
 #include "platform/single_host.hpp"
 #include "train/collectives.hpp"
+#include "train/input_feed.hpp"
 #include "train/rings.hpp"
 
 namespace dlsim::train {

@@ -10,7 +10,7 @@
 #include "perf/step_plan.hpp"
 #include "platform/cluster.hpp"
 #include "train/collectives.hpp"
-#include "train/input_feed.hpp"
+#include "train/input_pipeline.hpp"
 #include "train/single_device.hpp"
 
 namespace dlsim::train {

@@ -10,6 +10,7 @@
 #include "platform/engine.hpp"
 #include "platform/network_model.hpp"
 #include "platform/single_host.hpp"
+#include "train/input_feed.hpp"
 
 namespace dlsim::train {
 

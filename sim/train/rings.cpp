@@ -23,7 +23,8 @@ void cycles_from(const Capacity& cap, Ring& path, std::vector<bool>& used, std::
     return;
   }
   for (int next = 1; next < n; ++next) {
-    if (used[static_cast<size_t>(next)] || cap[static_cast<size_t>(path.back())][static_cast<size_t>(next)] == 0) continue;
+    const auto n_next = static_cast<size_t>(next);
+    if (used[n_next] || cap[static_cast<size_t>(path.back())][n_next] == 0) continue;
     used[static_cast<size_t>(next)] = true;
     path.push_back(next);
     cycles_from(cap, path, used, out);

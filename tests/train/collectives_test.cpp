@@ -175,8 +175,8 @@ double mesh_allreduce(int gpus, bool rank_order, double bytes) {
   for (int g = 0; g < gpus; ++g) node.push_back(cluster.gpu(g));
   std::vector<LinkCount> links;
   for (const auto& p : spec.nvlink_pairs) links.push_back({p.a, p.b, p.links});
-  return allreduce_time(cluster, AllreducePlan(Allreduce::ring, {node}, rank_order ? std::vector<Ring>{} : nvlink_rings(gpus, links)),
-                        bytes);
+  const std::vector<Ring> rings = rank_order ? std::vector<Ring>{} : nvlink_rings(gpus, links);
+  return allreduce_time(cluster, AllreducePlan(Allreduce::ring, {node}, rings), bytes);
 }
 
 // Each case in its own process: one SimGrid engine per process.
