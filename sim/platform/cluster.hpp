@@ -25,6 +25,7 @@
 //
 // Routes are made only between the pairs a strategy uses (connect()), before seal(): a
 // Full zone holds them, so that a 1,024-GPU ring costs 2,048 routes, not a million.
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -97,8 +98,9 @@ class Cluster {
   int gpu_index(simgrid::s4u::Host* h) const;  // -1 for a node host
   void seal();
 
-  // The `count` busiest link directions so far, busiest first (SimGrid's link-load plugin).
-  std::vector<LinkUse> busiest_links(size_t count) const;
+  // Every link direction's load so far, busiest first (SimGrid's link-load plugin), the
+  // first `count`.
+  std::vector<LinkUse> busiest_links(size_t count = SIZE_MAX) const;
 
  private:
   std::vector<std::pair<simgrid::s4u::Link*, bool>> path(simgrid::s4u::Host* from, simgrid::s4u::Host* to,

@@ -66,9 +66,14 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                        {"exposed_communication", t.exposed_communication_s},
                        {"input_stall", t.input_stall_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
-    if (!t.busiest_links.empty()) {
+    if (!t.links.empty()) {
       out["busiest_links"] = ordered_json::array();
-      for (const auto& l : t.busiest_links) out["busiest_links"].push_back({{"link", l.link}, {"utilization", l.utilization}});
+      out["links"] = ordered_json::array();
+      for (const auto& l : t.links) {
+        const ordered_json use = {{"link", l.link}, {"utilization", l.utilization}};
+        if (out["busiest_links"].size() < train::kBusiestLinks) out["busiest_links"].push_back(use);
+        out["links"].push_back(use);
+      }
     }
     if (p.on_gpu)  // the share of the step a GPU spends in kernels
       out["gpu_utilization"] = (t.forward_s + t.backward_s + t.update_s) / step;

@@ -141,7 +141,7 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     }
   });
   engine->run();
-  result.busiest_links = cluster.busiest_links(kBusiestLinks);
+  result.links = cluster.busiest_links();
   // The steady state: from the end of the first step (which waited for the first batch)
   // to the end of the last.
   result.step_time_s = spec.steps > 1 ? (step_end.back() - step_end.front()) / (spec.steps - 1) : step_end.back();

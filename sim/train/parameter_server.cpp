@@ -292,7 +292,7 @@ TrainingResult simulate_ps_training(const perf::StepPlan& plan, const std::vecto
     });
   input.start();
   engine->run();
-  result.busiest_links = cluster.busiest_links(kBusiestLinks);
+  result.links = cluster.busiest_links();
 
   result.steps = spec.steps;
   result.devices = spec.gpus;

@@ -15,7 +15,7 @@ struct HostSpec {
   bool trace = false;  // keep the last step's events (trace.hpp)
 };
 
-// Links reported by a multi-GPU simulation, busiest first.
+// Links a report names as the busiest of a multi-GPU simulation.
 inline constexpr size_t kBusiestLinks = 5;
 
 struct TrainingResult {
@@ -29,7 +29,9 @@ struct TrainingResult {
   double exposed_communication_s = 0;  // per step: communication compute did not hide
   double input_stall_s = 0;            // per step: waiting for the next batch and its copy
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
-  std::vector<platform::LinkUse> busiest_links;  // several GPUs: where the traffic went
+  // Several GPUs: where the traffic went, every simulated link direction, busiest first
+  // (workers simulated together share theirs).
+  std::vector<platform::LinkUse> links;
   Trace trace;                         // the last step, when asked for
 };
 

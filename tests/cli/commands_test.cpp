@@ -118,6 +118,21 @@ TEST(Commands, TraceHoldsEveryGpusKernelsAndTheAllreduce) {
   std::remove(path.c_str());
 }
 
+// Every link's load in JSON, the busiest five also apart: 16 V100s on two p3.16xlarge
+// nodes have, each way, 16 GPU PCIe links, 8 switch uplinks, 2 NICs and 32 NVLink pairs.
+TEST(Commands, EveryLinksLoadIsReported) {
+  const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/gpu_train.toml"
+                               " --set system.device=v100-sxm2 --set system.instance=p3.16xlarge"
+                               " --set system.devices=16 --set training.strategy=allreduce --format json");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["links"].size(), 2u * (16 + 8 + 2 + 32));
+  ASSERT_EQ(j["busiest_links"].size(), 5u);
+  EXPECT_EQ(j["busiest_links"][0], j["links"][0]);
+  for (size_t i = 1; i < j["links"].size(); ++i)
+    EXPECT_LE(j["links"][i]["utilization"].get<double>(), j["links"][i - 1]["utilization"].get<double>());
+}
+
 // TensorFlow's single-node parameter server (local_parameter_device=cpu): the variables in
 // the workers' own process cost PCIe copies and host memory but no gRPC stack, so VGG-16's
 // 528 MB of gradients on 8 K80s go faster than through a server process.
