@@ -597,6 +597,16 @@ Graph Importer::run() {
     }
   }
 
+  // Training computes a loss on each vector the network outputs (its logits), which the
+  // export leaves out: "loss" on the first, "<layer>.loss" on the others, as in the zoo.
+  graph_.set_train_only(true);
+  for (int i = 0; i < g.output_size(); ++i) {
+    const auto it = tensors_.find(g.output(i).name());
+    if (it == tensors_.end() || graph_.node(it->second).output.size() != 1) continue;
+    graph_.softmax_cross_entropy(i == 0 ? "loss" : graph_.node(it->second).name + ".loss", it->second);
+  }
+  graph_.set_train_only(false);
+
   double initializer_elements = 0;  // a double: a hostile file's dims must not overflow anything
   for (const auto& init : g.initializer()) {
     double e = 1;

@@ -107,16 +107,17 @@ TEST(OnnxImport, GatesTimesTheirOwnInputAreOneActivation) {
 
 // torch.onnx names every graph "torch_jit"; the file's name says which network it is.
 // Inception-v3's training export has the auxiliary classifier as a second output: it runs
-// in training only, as in the zoo.  Its pools' padding comes from Pad nodes, zeros that the
-// average counts (avg_pool2d's count_include_pad).
+// in training only, as in the zoo, and each output gets the loss the export leaves out
+// ("loss", "/AuxLogits/fc/Gemm.loss").  Its pools' padding comes from Pad nodes, zeros
+// that the average counts (avg_pool2d's count_include_pad).
 TEST(OnnxImport, InceptionAuxiliaryHeadAndPaddedPools) {
   const Graph g = import_onnx_file(onnx_path("inception_v3_train"));
   int aux = 0;
   for (const auto& n : g.nodes()) {
-    EXPECT_EQ(n.train_only, n.name.find("AuxLogits") != std::string::npos) << n.name;
-    aux += n.train_only;
+    EXPECT_EQ(n.train_only, n.name.find("AuxLogits") != std::string::npos || n.name == "loss") << n.name;
+    aux += n.train_only && n.name != "loss";
   }
-  EXPECT_EQ(aux, 10);  // pool, two convolutions with batch norm and ReLU, pool, flatten, linear
+  EXPECT_EQ(aux, 11);  // pool, two convolutions with batch norm and ReLU, pool, flatten, linear, loss
   const auto pool = g.find("/Mixed_5b/AveragePool");
   ASSERT_TRUE(pool);
   const auto& attrs = std::get<PoolAttrs>(g.node(*pool).attrs);
