@@ -105,7 +105,7 @@ void read_nvlink_pairs(TableReader& r, hardware::Instance& i) {
     r.problem("nvlink_pairs", "", "is required with nvlink = \"hybrid-cube-mesh\"", "e.g. [\"0-1\", \"0-3x2\"]");
   if (i.nvlink != "hybrid-cube-mesh" && pairs)
     r.problem("nvlink_pairs", "", "only a hybrid cube-mesh lists its links", "remove nvlink_pairs");
-  static const std::regex pair(R"((\d+)-(\d+)(?:x(\d+))?)");
+  static const std::regex pair(R"((\d{1,4})-(\d{1,4})(?:x(\d{1,4}))?)");  // stoi cannot overflow
   for (const auto& text : pairs.value_or(std::vector<std::string>{})) {
     std::smatch m;
     hardware::NvlinkPair p;

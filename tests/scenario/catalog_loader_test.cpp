@@ -58,7 +58,7 @@ gpu = "p100-sxm2"
 gpus = 2
 gpus_per_pcie_switch = 2
 nvlink = "hybrid-cube-mesh"
-nvlink_pairs = ["0-1x5", "0-2", "1-1", "one-two"]
+nvlink_pairs = ["0-1x5", "0-2", "1-1", "one-two", "99999999999-1"]
 nic = "ena-10g"
 price_usd_per_hour = 1
 price_date = "2026-01-01"
@@ -70,7 +70,8 @@ source = "a made-up machine for this test"
     FAIL();
   } catch (const InputError& e) {
     const std::string what = e.what();
-    for (const char* part : {"value '0-2'", "value '1-1'", "value 'one-two'", "two GPU indices below 2",
+    for (const char* part : {"value '0-2'", "value '1-1'", "value 'one-two'", "value '99999999999-1'",
+                             "two GPU indices below 2",
                              "GPU 0: 5 links", "at most the 4 links of a p100-sxm2"})
       EXPECT_NE(what.find(part), std::string::npos) << part << " in " << what;
   }
