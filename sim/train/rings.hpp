@@ -22,8 +22,8 @@ struct LinkCount {
 };
 
 // The rings over NVLink of GPUs 0 .. gpus-1 (links to other GPUs ignored); empty when
-// they hold no cycle.  The most link-disjoint cycles found by exhaustive search, ties to
-// the first in lexicographic order: deterministic.
+// they hold no cycle.  The most link-disjoint cycles, by exhaustive search up to 8 GPUs
+// (bounded beyond), ties to the first in lexicographic order: deterministic.
 std::vector<Ring> nvlink_rings(int gpus, const std::vector<LinkCount>& links);
 
 // One ring 0, 1, ..., gpus-1.
