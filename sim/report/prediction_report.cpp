@@ -66,6 +66,7 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
                        {"exposed_communication", t.exposed_communication_s},
                        {"input_stall", t.input_stall_s}};
     out["communicated_bytes_per_device"] = t.communicated_bytes;
+    if (t.rings > 0) out["allreduce_rings"] = t.rings;
     if (!t.links.empty()) {
       out["busiest_links"] = ordered_json::array();
       out["links"] = ordered_json::array();
@@ -125,9 +126,12 @@ std::string prediction_table(const ordered_json& run) {
     if (s["launch_wait"].get<double>() > 0)
       out += fmt::format("  the GPU waits {:.4g} s a step for its host to launch kernels\n", s["launch_wait"].get<double>());
     if (run["devices"].get<int>() > 1)
-      out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step\n",
+      out += fmt::format("  {} devices, scaling efficiency {:.1f}%, {} communicated per device and step{}\n",
                          run["devices"].get<int>(), 100 * run["scaling_efficiency"].get<double>(),
-                         format_bytes(run["communicated_bytes_per_device"].get<double>()));
+                         format_bytes(run["communicated_bytes_per_device"].get<double>()),
+                         run.value("allreduce_rings", 1) > 1
+                             ? fmt::format(" over {} rings", run["allreduce_rings"].get<int>())
+                             : "");
     if (run.contains("busiest_links")) {
       std::string links;
       for (const auto& l : run["busiest_links"])

@@ -80,7 +80,8 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
     if (g % spec.cluster.gpus_per_node == 0) nodes.emplace_back();
     nodes.back().push_back(cluster.gpu(g));
   }
-  const AllreducePlan allreduce(spec.allreduce, nodes, node_rings(spec));
+  const std::vector<Ring> rings = node_rings(spec);
+  const AllreducePlan allreduce(spec.allreduce, nodes, rings);
   for (auto [a, b] : allreduce.routes()) cluster.connect(a, b);
   InputFeed input(spec.input, cluster, gpus, spec.steps);
   cluster.seal();
@@ -97,6 +98,7 @@ TrainingResult simulate_allreduce_training(const perf::StepPlan& plan, const std
   result.trace.on = spec.trace;
   result.steps = spec.steps;
   result.devices = spec.gpus;
+  result.rings = std::max<int>(1, static_cast<int>(rings.size()));
   for (const auto& b : buckets) result.communicated_bytes += b.bytes;
   const std::vector<Segment> work = segments(plan, buckets);
   for (size_t w = 0; w < gpus.size(); ++w) {

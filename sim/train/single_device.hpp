@@ -29,6 +29,7 @@ struct TrainingResult {
   double exposed_communication_s = 0;  // per step: communication compute did not hide
   double input_stall_s = 0;            // per step: waiting for the next batch and its copy
   double communicated_bytes = 0;       // per device and step: gradients reduced, or pushed and pulled
+  int rings = 0;                       // all-reduce: the rings each bucket is split over (rings.hpp)
   // Several GPUs: where the traffic went, every simulated link direction, busiest first
   // (workers simulated together share theirs).
   std::vector<platform::LinkUse> links;

@@ -119,7 +119,8 @@ TEST(Commands, TraceHoldsEveryGpusKernelsAndTheAllreduce) {
 }
 
 // Every link's load in JSON, the busiest five also apart: 16 V100s on two p3.16xlarge
-// nodes have, each way, 16 GPU PCIe links, 8 switch uplinks, 2 NICs and 32 NVLink pairs.
+// nodes have, each way, 16 GPU PCIe links, 8 switch uplinks, 2 NICs and 32 NVLink pairs;
+// their all-reduce runs over NCCL's six rings along the mesh.
 TEST(Commands, EveryLinksLoadIsReported) {
   const auto [code, out] = run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/gpu_train.toml"
                                " --set system.device=v100-sxm2 --set system.instance=p3.16xlarge"
@@ -127,6 +128,7 @@ TEST(Commands, EveryLinksLoadIsReported) {
   ASSERT_EQ(code, 0) << out;
   const auto j = nlohmann::json::parse(out);
   EXPECT_EQ(j["links"].size(), 2u * (16 + 8 + 2 + 32));
+  EXPECT_EQ(j["allreduce_rings"], 6);
   ASSERT_EQ(j["busiest_links"].size(), 5u);
   EXPECT_EQ(j["busiest_links"][0], j["links"][0]);
   for (size_t i = 1; i < j["links"].size(); ++i)
