@@ -420,6 +420,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
+  served.threads = std::max(1, spec.system.threads);
   served.max_queue_delay_s = s.max_queue_delay_s;
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;

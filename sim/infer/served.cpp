@@ -73,6 +73,7 @@ class Simulation {
   std::vector<Request*> form_batch(Server& s);
   void serve(Server& s, Host* gpu);
   void request(size_t n, size_t loader);
+  void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -131,7 +132,10 @@ void Simulation::serve(Server& s, Host* gpu) {
     const bool copies = gpu != s.node;
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
-    simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
+    if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
+      simgrid::s4u::this_actor::thread_execute(gpu, forward_s * platform::kOpsPerSecond, spec_.threads);
+    else
+      simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
     if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
@@ -143,6 +147,20 @@ void Simulation::serve(Server& s, Host* gpu) {
       r->done->release();
     }
   }
+}
+
+// A message through both processes' stacks, whose work also occupies a core of each one's
+// machine while it passes (where the machine's cores are busy, the message and the work
+// beside it both slow).
+void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes) {
+  const double stack_s = spec_.rpc_latency_s / 2 + bytes / spec_.rpc_bytes_per_s;
+  const auto sender = simgrid::s4u::this_actor::exec_init(stack_s * platform::kOpsPerSecond)->set_host(from_machine);
+  const auto receiver = simgrid::s4u::this_actor::exec_init(stack_s * platform::kOpsPerSecond)->set_host(to_machine);
+  sender->start();
+  receiver->start();
+  Comm::sendto(from, to, static_cast<uint64_t>(bytes));
+  sender->wait();
+  receiver->wait();
 }
 
 // One request of a client process (the `loader`th) on the client machine of server `n`.
@@ -158,7 +176,7 @@ void Simulation::request(size_t n, size_t loader) {
   }
   Request r{0, 0, Semaphore::create(0)};
   const double submitted = platform::now();
-  Comm::sendto(client, s.process, static_cast<uint64_t>(spec_.request_bytes));
+  send(client_machines_[n], client, s.node, s.process, spec_.request_bytes);
   r.arrived_s = platform::now();
   send_ += r.arrived_s - submitted;
   result_.peak_requests_in_servers = std::max(result_.peak_requests_in_servers, ++in_servers_);
@@ -166,7 +184,7 @@ void Simulation::request(size_t n, size_t loader) {
   s.waiting->release();
   r.done->acquire();
   --in_servers_;
-  Comm::sendto(s.process, client, static_cast<uint64_t>(spec_.response_bytes));
+  send(s.node, s.process, client_machines_[n], client, spec_.response_bytes);
   received_ += platform::now() - r.served_s;
   result_.latencies_s.push_back(platform::now() - submitted);
   answered_s_.push_back(platform::now());

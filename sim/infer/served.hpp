@@ -5,7 +5,9 @@
 // server queues requests, copies each batch to a GPU, runs the forward pass, copies the
 // result back, and answers.  Every message costs the protocol's per-request latency and
 // per-byte work on the sending and the receiving process's stack (platform/cluster.hpp),
-// besides the links it crosses.
+// besides the links it crosses; that work also occupies a core of each process's machine
+// while the message passes, and a forward pass on a CPU keeps `threads` cores busy, so
+// that on a small machine clients, stacks and the model slow one another.
 //
 // Load, as NVIDIA's perf_analyzer generates it: closed loop (synchronous clients keep one
 // request in flight each, an asynchronous client `in_flight` of them) or open loop
@@ -65,6 +67,7 @@ struct ServedSpec {
   std::vector<double> forward_s;
   std::vector<double> launch_wait_s;  // of each forward_s, the GPU idle waiting for its host (none when empty)
   std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
+  int threads = 1;                    // on a CPU: the cores a forward pass keeps busy
   std::vector<int> preferred_requests;  // preferred batch sizes, in requests
   double max_queue_delay_s = 0;
 };

@@ -11,10 +11,11 @@ namespace dlsim::infer {
 namespace {
 
 // A 50 ms forward pass; 100 MB requests through protocol stacks of 1 GB/s (client's and
-// server's in series: 0.1 s), 1 ms per request; PCIe and the answer too fast to matter.
+// server's in series: 0.1 s), 1 ms per request; PCIe and the answer too fast to matter;
+// four cores a machine, so that the stacks' work never waits for one.
 ServedSpec spec(bool remote) {
   ServedSpec s;
-  s.cluster = {1, 1, 1, 1, 1e15, 0, 0.5e9, 0};
+  s.cluster = {1, 1, 1, 4, 1e15, 0, 0.5e9, 0};
   s.remote = remote;
   if (remote) s.cluster.server_nodes = 1;
   s.requests_per_client = 4;
@@ -35,6 +36,17 @@ TEST(Served, ALocalRequestSendsComputesAndAnswers) {
   EXPECT_NEAR(r.compute_s, 0.050, 1e-6);
   EXPECT_NEAR(r.queue_s, 0.0, 1e-9);
   EXPECT_EQ(r.requests, 4);
+}
+
+TEST(Served, OnOneCoreTheTwoStacksTakeTurns) {
+  // The same request on a machine of one core: the client's and the server's stack work
+  // (0.5 ms + 100 ms each) share it, so the send takes 201 ms, not the stacks' 101.
+  ServedSpec s = spec(false);
+  s.cluster.host_cores = 1;
+  const InferenceResult r = simulate_served(s);
+  std::printf("local latency on one core: expected 0.252000 s, simulated %.6f s\n", r.latencies_s.front());
+  EXPECT_NEAR(r.latencies_s.front(), 0.252, 1e-6);
+  EXPECT_NEAR(r.send_s, 0.201, 1e-6);
 }
 
 // A synchronous client that loads before each of its 4 requests: every request takes
