@@ -61,9 +61,7 @@ std::vector<Segment> segments(const perf::StepPlan& plan, const std::vector<perf
 std::vector<Ring> node_rings(const DataParallelSpec& spec) {
   const int per_node = std::min(spec.gpus, spec.cluster.gpus_per_node);
   if (spec.rank_order_rings || spec.cluster.nvlink_pairs.empty() || spec.gpus % per_node != 0) return {};
-  std::vector<LinkCount> links;
-  for (const auto& p : spec.cluster.nvlink_pairs) links.push_back({p.a, p.b, p.links});
-  return nvlink_rings(per_node, links);
+  return nvlink_rings(per_node, spec.cluster.nvlink_pairs);
 }
 
 }  // namespace

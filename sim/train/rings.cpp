@@ -65,7 +65,7 @@ void most_cycles(const std::vector<Ring>& cycles, size_t first, Capacity& cap, s
 
 }  // namespace
 
-std::vector<Ring> nvlink_rings(int gpus, const std::vector<LinkCount>& links) {
+std::vector<Ring> nvlink_rings(int gpus, const std::vector<platform::GpuPairLink>& links) {
   if (gpus < 2) return {};
   Capacity cap(static_cast<size_t>(gpus), std::vector<int>(static_cast<size_t>(gpus), 0));
   for (const auto& l : links)

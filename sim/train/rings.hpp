@@ -12,19 +12,16 @@
 // between GPUs without a link cross PCIe and the host.
 #include <vector>
 
+#include "platform/cluster.hpp"
+
 namespace dlsim::train {
 
 using Ring = std::vector<int>;
 
-struct LinkCount {
-  int a = 0, b = 0;  // local GPU indices
-  int links = 1;
-};
-
 // The rings over NVLink of GPUs 0 .. gpus-1 (links to other GPUs ignored); empty when
 // they hold no cycle.  The most link-disjoint cycles, by exhaustive search up to 8 GPUs
 // (bounded beyond), ties to the first in lexicographic order: deterministic.
-std::vector<Ring> nvlink_rings(int gpus, const std::vector<LinkCount>& links);
+std::vector<Ring> nvlink_rings(int gpus, const std::vector<platform::GpuPairLink>& links);
 
 // One ring 0, 1, ..., gpus-1.
 std::vector<Ring> rank_order_ring(int gpus);

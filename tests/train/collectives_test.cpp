@@ -119,28 +119,6 @@ TEST(HierarchicalAllreduce, MatchesItsAlphaBetaFormulaAndBeatsTheFlatRingAcrossN
   EXPECT_LT(took[0], took[1]);
 }
 
-TEST(TreeAllreduce, ParentsShareTheirNicBetweenTwoChildren) {
-  // 4 single-GPU nodes: node 0 is the root with children 1 and 2, node 3 hangs under 1.
-  // Reducing, node 0's NIC receives 64 MB from each child at once (2 x 64 MB / B), one
-  // path latency, and one more for the second level; broadcasting, the same outward.
-  auto engine = platform::make_engine();
-  platform::apply({});
-  const double bytes = 64e6;
-  platform::Cluster cluster({4, 1, 1, 1, kFast, 0, kNic, kLatency});
-  const AllreducePlan plan(Allreduce::tree, {{cluster.gpu(0)}, {cluster.gpu(1)}, {cluster.gpu(2)}, {cluster.gpu(3)}});
-  for (auto [a, b] : plan.routes()) cluster.connect(a, b);
-  cluster.seal();
-  double took = -1;
-  simgrid::s4u::Actor::create("allreduce", cluster.gpu(0), [&] {
-    plan.run(bytes);
-    took = simgrid::s4u::Engine::get_clock();
-  });
-  engine->run();
-  const double expected = 2 * (2 * bytes / kNic + 2 * (2 * kLatency));
-  std::printf("tree: alpha-beta %.6f s   simulated %.6f s\n", expected, took);
-  EXPECT_NEAR(took / expected, 1.0, 0.01);
-}
-
 // An all-reduce of `bytes` by `plan` on `cluster` (sealed here), in seconds.
 double allreduce_time(platform::Cluster& cluster, const AllreducePlan& plan, double bytes) {
   for (auto [a, b] : plan.routes()) cluster.connect(a, b);
@@ -154,15 +132,28 @@ double allreduce_time(platform::Cluster& cluster, const AllreducePlan& plan, dou
   return took;
 }
 
+TEST(TreeAllreduce, ParentsShareTheirNicBetweenTwoChildren) {
+  // 4 single-GPU nodes: node 0 is the root with children 1 and 2, node 3 hangs under 1.
+  // Reducing, node 0's NIC receives 64 MB from each child at once (2 x 64 MB / B), one
+  // path latency, and one more for the second level; broadcasting, the same outward.
+  auto engine = platform::make_engine();
+  platform::apply({});
+  const double bytes = 64e6;
+  platform::Cluster cluster({4, 1, 1, 1, kFast, 0, kNic, kLatency});
+  const AllreducePlan plan(Allreduce::tree, {{cluster.gpu(0)}, {cluster.gpu(1)}, {cluster.gpu(2)}, {cluster.gpu(3)}});
+  const double took = allreduce_time(cluster, plan, bytes);
+  const double expected = 2 * (2 * bytes / kNic + 2 * (2 * kLatency));
+  std::printf("tree: alpha-beta %.6f s   simulated %.6f s\n", expected, took);
+  EXPECT_NEAR(took / expected, 1.0, 0.01);
+}
+
 // A DGX-1's P100s: PCIe 12.5 GB/s, two GPUs per switch, one 20 GB/s NVLink per pair of
 // the mesh (two fully connected quads, GPU i to GPU i + 4).
 platform::ClusterSpec dgx1_p100(int gpus) {
   platform::ClusterSpec spec{1, 8, 2, 1, 12.5e9, 0, kFast, 0};
-  const std::vector<LinkCount> mesh = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {0, 4, 1}, {1, 2, 1}, {1, 3, 1},
-                                       {1, 5, 1}, {2, 3, 1}, {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1},
-                                       {4, 7, 1}, {5, 6, 1}, {5, 7, 1}, {6, 7, 1}};
-  for (const auto& l : mesh)
-    if (l.a < gpus && l.b < gpus) spec.nvlink_pairs.push_back({l.a, l.b, 1, 20e9});
+  for (auto [a, b] : {std::pair{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}, {1, 5}, {2, 3}, {2, 6}, {3, 7},
+                      {4, 5}, {4, 6}, {4, 7}, {5, 6}, {5, 7}, {6, 7}})
+    if (a < gpus && b < gpus) spec.nvlink_pairs.push_back({a, b, 1, 20e9});
   return spec;
 }
 
@@ -173,9 +164,7 @@ double mesh_allreduce(int gpus, bool rank_order, double bytes) {
   platform::Cluster cluster(spec);
   Hosts node;
   for (int g = 0; g < gpus; ++g) node.push_back(cluster.gpu(g));
-  std::vector<LinkCount> links;
-  for (const auto& p : spec.nvlink_pairs) links.push_back({p.a, p.b, p.links});
-  const std::vector<Ring> rings = rank_order ? std::vector<Ring>{} : nvlink_rings(gpus, links);
+  const std::vector<Ring> rings = rank_order ? std::vector<Ring>{} : nvlink_rings(gpus, spec.nvlink_pairs);
   return allreduce_time(cluster, AllreducePlan(Allreduce::ring, {node}, rings), bytes);
 }
 

@@ -40,36 +40,36 @@ TEST(DataParallel, BucketsReduceInOrderWhileBackwardGoesOn) {
   EXPECT_NEAR(r.links.front().utilization, 400e6 / (1e9 * 0.432), 1e-6);
 }
 
+// One GPU computing 50 ms a step (20 forward, 30 backward), fed by `input` over PCIe of
+// `pcie_Bps`.
+TrainingResult one_fed_gpu(double pcie_Bps, const InputPipeline& input, int steps) {
+  perf::StepPlan plan;
+  plan.calls = {call(perf::Stage::forward, 20e-3), call(perf::Stage::backward, 30e-3)};
+  DataParallelSpec spec;
+  spec.cluster = {1, 1, 1, 1, pcie_Bps, 0, 1e9, 0};
+  spec.gpus = 1;
+  spec.steps = steps;
+  spec.input = input;
+  return simulate_allreduce_training(plan, {}, spec);
+}
+
 TEST(DataParallel, ALoaderSlowerThanTheGpuStallsEveryStep) {
   // One GPU computing 50 ms a step; its loader has one core and spends 10 ms on each of
   // the batch's 10 images, so a batch is ready every 100 ms: in the steady state the GPU
   // waits 50 ms for each (the copy over a very fast PCIe costs nothing).
-  perf::StepPlan plan;
-  plan.calls = {call(perf::Stage::forward, 20e-3), call(perf::Stage::backward, 30e-3)};
-  DataParallelSpec spec;
-  spec.cluster = {1, 1, 1, 1, 1e15, 0, 1e9, 0};
-  spec.gpus = 1;
-  spec.steps = 4;
-  spec.input = {false, 10, 10e-3, 602112, 1, 2};
-  const TrainingResult r = simulate_allreduce_training(plan, {}, spec);
+  const TrainingResult r = one_fed_gpu(1e15, {false, 10, 10e-3, 602112, 1, 2}, 4);
   std::printf("step: expected 0.100000 s, simulated %.6f s; input stall: expected 0.050000 s, simulated %.6f s\n",
               r.step_time_s, r.input_stall_s);
   EXPECT_NEAR(r.step_time_s, 0.100, 1e-6);
   EXPECT_NEAR(r.input_stall_s, 0.050, 1e-6);
 }
 
-// One GPU computing 50 ms a step; a batch of 10 images, 100 MB, crosses 1 GB/s of PCIe in
-// 100 ms; its loader prepares it in 1 ms.  Each case in its own process (one engine each).
+// A batch of 10 images, 100 MB, crosses 1 GB/s of PCIe in 100 ms; its loader prepares it
+// in 1 ms.  Each case in its own process (one engine each).
 double step_with_copy(bool ahead) {
-  perf::StepPlan plan;
-  plan.calls = {call(perf::Stage::forward, 20e-3), call(perf::Stage::backward, 30e-3)};
-  DataParallelSpec spec;
-  spec.cluster = {1, 1, 1, 1, 1e9, 0, 1e9, 0};
-  spec.gpus = 1;
-  spec.steps = 5;
-  spec.input = {false, 10, 0.1e-3, 10e6, 1, 2};
-  spec.input.to_gpu = ahead;
-  return simulate_allreduce_training(plan, {}, spec).step_time_s;
+  InputPipeline input{false, 10, 0.1e-3, 10e6, 1, 2};
+  input.to_gpu = ahead;
+  return one_fed_gpu(1e9, input, 5).step_time_s;
 }
 
 TEST(DataParallel, ACopyInAtTheStepsStartAddsToIt) {

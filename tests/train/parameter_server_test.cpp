@@ -67,10 +67,10 @@ TEST(ParameterServer, ADedicatedServerMakesEveryWorkerRemote) {
   EXPECT_NEAR(r.step_time_s, 0.420, 1e-6);
 }
 
-TEST(ParameterServer, OneDeviceWithItsVariablesOnTheHost) {
-  // TensorFlow's local_parameter_device=cpu on one GPU: 100 MB of gradients go up its
-  // 10 GB/s PCIe link (10 ms), the host sums and applies them (300 MB at 30 GB/s, 10 ms)
-  // and the GPU pulls the weights back down (10 ms) around its 20 ms of compute.
+// TensorFlow's local_parameter_device=cpu on one GPU: 100 MB of gradients go up its
+// 10 GB/s PCIe link (10 ms), the host sums and applies them (300 MB at 30 GB/s, 10 ms)
+// and the GPU pulls the weights back down (10 ms) around its 20 ms of compute.
+ParameterServerSpec one_device_on_its_host() {
   ParameterServerSpec spec;
   spec.cluster = {1, 1, 1, 1, 10e9, 0, 10e9, 0};
   spec.gpus = 1;
@@ -78,7 +78,11 @@ TEST(ParameterServer, OneDeviceWithItsVariablesOnTheHost) {
   spec.steps = 4;
   spec.rpc_bytes_per_s = 1e15;
   spec.update_bytes_per_s = 30e9;
-  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, spec);
+  return spec;
+}
+
+TEST(ParameterServer, OneDeviceWithItsVariablesOnTheHost) {
+  const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, one_device_on_its_host());
   std::printf("one device, variables on the host: expected 0.050000 s, simulated %.6f s\n", r.step_time_s);
   EXPECT_NEAR(r.step_time_s, 0.050, 1e-6);
   EXPECT_NEAR(r.exposed_communication_s, 0.030, 1e-6);
@@ -88,13 +92,8 @@ TEST(ParameterServer, ItsWorkersWaitForTheirLoaders) {
   // The one-device set-up above, its loader one core spending 10 ms on each of 10 images:
   // a batch every 100 ms, slower than the 50 ms step, which it then sets; the copy of
   // 10 images over 10 GB/s adds 0.6 ms.
-  ParameterServerSpec spec;
-  spec.cluster = {1, 1, 1, 1, 10e9, 0, 10e9, 0};
-  spec.gpus = 1;
-  spec.servers = 1;
+  ParameterServerSpec spec = one_device_on_its_host();
   spec.steps = 5;
-  spec.rpc_bytes_per_s = 1e15;
-  spec.update_bytes_per_s = 30e9;
   spec.input = {false, 10, 10e-3, 602112, 1, 2};
   const TrainingResult r = simulate_ps_training(plan(), {{"layer", 100e6, 1}}, spec);
   std::printf("one device fed by a slow loader: expected 0.100 s, simulated %.6f s, stall %.6f s\n", r.step_time_s,

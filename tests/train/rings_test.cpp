@@ -12,15 +12,15 @@ namespace dlsim::train {
 namespace {
 
 // The DGX-1's meshes (the catalog's p3.16xlarge and dgx-1-p100).
-const std::vector<LinkCount> kV100 = {{0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1},
+const std::vector<platform::GpuPairLink> kV100 = {{0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1},
                                       {1, 5, 2}, {2, 3, 2}, {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1},
                                       {4, 7, 2}, {5, 6, 2}, {5, 7, 1}, {6, 7, 2}};
-const std::vector<LinkCount> kP100 = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {0, 4, 1}, {1, 2, 1}, {1, 3, 1},
+const std::vector<platform::GpuPairLink> kP100 = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {0, 4, 1}, {1, 2, 1}, {1, 3, 1},
                                       {1, 5, 1}, {2, 3, 1}, {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1},
                                       {4, 7, 1}, {5, 6, 1}, {5, 7, 1}, {6, 7, 1}};
 
 // Every ring visits each GPU once, and no directed link carries more rings than it has links.
-void expect_valid(const std::vector<Ring>& rings, int gpus, const std::vector<LinkCount>& links) {
+void expect_valid(const std::vector<Ring>& rings, int gpus, const std::vector<platform::GpuPairLink>& links) {
   std::map<std::pair<int, int>, int> capacity, load;
   for (const auto& l : links) capacity[{l.a, l.b}] = capacity[{l.b, l.a}] = l.links;
   for (const auto& ring : rings) {
