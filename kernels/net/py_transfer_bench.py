@@ -8,11 +8,13 @@ calibrate` fits.  Run with Debian's /usr/bin/python3.
   py_transfer_bench.py --protocol http|grpc --out RAW.json [--link loopback|veth]
                        [--max-bytes N] [--repetitions 5] [--min-time 0.2]
 
---link loopback (default): the server on loopback in this process, so that its stack's
-work and the client's share the machine's CPUs as a local server's do; what a protocol
-profile prices.  --link veth: the server in a process of its own behind study A's client
-link (veth_link.py: a namespace, a veth pair, tc at 5 Gbit/s; needs root), so that large
-messages take the link's time: its goodput and round trip, with their spread.
+The server is a process of its own, as a served model's is, so that the two ends' work
+shares the machine's CPUs but not a Python interpreter: in one process the client's and the
+server's Python work took turns under one GIL, and gRPC timed so cost 1.35 and 1.7 times as
+much at 4 and 16 MiB as against a server of its own (HTTP 0.9-1.2 times; Zen 5 VM, 2026-11).  --link loopback (default): over loopback, what a protocol
+profile prices.  --link veth: behind study A's client link (veth_link.py: a namespace, a
+veth pair, tc at 5 Gbit/s; needs root), so that large messages take the link's time: its
+goodput and round trip, with their spread.
 """
 import argparse
 import os
@@ -53,30 +55,29 @@ def time_transfers(client, protocol, max_bytes, repetitions, min_time):
     return rows
 
 
+def timed_against_server(args, host, wrap=lambda command: command):
+    """Rows timed against a server process on `host`, started by `wrap`ped command."""
+    server = subprocess.Popen(wrap([sys.executable, os.path.abspath(__file__), "--serve", host, "--protocol",
+                                    args.protocol]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline().split()[1])
+        client = serving_stack.Client(args.protocol, host, port)
+        rows = time_transfers(client, args.protocol, args.max_bytes, args.repetitions, args.min_time)
+        client.close()
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    return rows
+
+
 def across_veth(args):
-    """Rows timed against a server in the link's namespace, its own process."""
     with veth_link.VethLink():
-        server = subprocess.Popen(veth_link.in_namespace(
-            [sys.executable, os.path.abspath(__file__), "--serve", veth_link.SERVER_ADDRESS, "--protocol",
-             args.protocol]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        try:
-            port = int(server.stdout.readline().split()[1])
-            client = serving_stack.Client(args.protocol, veth_link.SERVER_ADDRESS, port)
-            rows = time_transfers(client, args.protocol, args.max_bytes, args.repetitions, args.min_time)
-            client.close()
-        finally:
-            server.stdin.close()
-            server.wait(timeout=30)
+        rows = timed_against_server(args, veth_link.SERVER_ADDRESS, veth_link.in_namespace)
     return rows, f"veth pair to a network namespace, tc tbf {veth_link.LINK_RATE} each way, server in its own process"
 
 
 def on_loopback(args):
-    port, stop = serving_stack.serve(args.protocol, "127.0.0.1", 0, handler)
-    client = serving_stack.Client(args.protocol, "127.0.0.1", port)
-    rows = time_transfers(client, args.protocol, args.max_bytes, args.repetitions, args.min_time)
-    client.close()
-    stop()
-    return rows, "loopback, server in the same process"
+    return timed_against_server(args, "127.0.0.1"), "loopback, server in its own process"
 
 
 def main():
