@@ -4,6 +4,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "infer/cpu_teams.hpp"
 #include "platform/engine.hpp"
 #include "platform/single_host.hpp"
 
@@ -27,6 +28,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
     host = device = platform::build_single_host("host", spec.cores);
   }
   const MachineDisk disk(host, spec.files);
+  CpuTeams cores;  // a forward pass on the CPU stalls while decoding takes its cores (cpu_teams.hpp)
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;
@@ -37,7 +39,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
       auto* request = queue->get<Request>();
       for (const auto& call : forward.calls) {
         if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s);
-        simgrid::s4u::this_actor::thread_execute(device, call.answer.seconds * platform::kOpsPerSecond, spec.threads);
+        cores.run_team(device, call.answer.seconds, spec.threads);
       }
       request->reply->put(request, 0);
     }
@@ -49,7 +51,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
       for (int i = 0; i < spec.requests_per_client; ++i) {
         Request& r = requests[static_cast<size_t>(c * spec.requests_per_client + i)];
         disk.read_request();
-        if (spec.load_s > 0) simgrid::s4u::this_actor::execute(spec.load_s * platform::kOpsPerSecond);
+        if (spec.load_s > 0) cores.run_beside(host, spec.load_s);
         r.submitted_s = simgrid::s4u::Engine::get_clock();
         r.reply = reply;
         queue->put(&r, 0);

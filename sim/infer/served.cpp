@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "infer/cpu_teams.hpp"
 #include "platform/engine.hpp"
 #include "platform/network_model.hpp"
 #include "platform/single_host.hpp"
@@ -14,6 +15,7 @@
 namespace dlsim::infer {
 
 using simgrid::s4u::Comm;
+using simgrid::s4u::ExecPtr;
 using simgrid::s4u::Host;
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
@@ -77,6 +79,7 @@ class Simulation {
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
+  CpuTeams cores_;  // the machines' cores: forward passes on a CPU and the work beside them
   std::vector<Server> servers_;
   std::vector<Host*> clients_;            // one per server: the client process on its node or its own machine
   std::vector<Host*> client_machines_;    // where each client process's loading runs
@@ -133,7 +136,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
-      simgrid::s4u::this_actor::thread_execute(gpu, forward_s * platform::kOpsPerSecond, spec_.threads);
+      cores_.run_team(gpu, forward_s, spec_.threads);
     else
       simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
     if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
@@ -151,16 +154,19 @@ void Simulation::serve(Server& s, Host* gpu) {
 
 // A message through both processes' stacks, whose work also occupies a core of each one's
 // machine while it passes (where the machine's cores are busy, the message and the work
-// beside it both slow).
+// beside it both slow; a forward pass's team there stalls, cpu_teams.hpp).
 void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes) {
   const double stack_s = spec_.rpc_latency_s / 2 + bytes / spec_.rpc_bytes_per_s;
-  const auto sender = simgrid::s4u::this_actor::exec_init(stack_s * platform::kOpsPerSecond)->set_host(from_machine);
-  const auto receiver = simgrid::s4u::this_actor::exec_init(stack_s * platform::kOpsPerSecond)->set_host(to_machine);
-  sender->start();
-  receiver->start();
-  Comm::sendto(from, to, static_cast<uint64_t>(bytes));
-  sender->wait();
-  receiver->wait();
+  std::vector<Host*> machines{from_machine, to_machine};
+  std::vector<ExecPtr> stacks{cores_.start_beside(from_machine, stack_s), cores_.start_beside(to_machine, stack_s)};
+  const auto message = Comm::sendto_async(from, to, static_cast<uint64_t>(bytes));
+  while (!stacks.empty()) {
+    const auto done = static_cast<size_t>(simgrid::s4u::Exec::wait_any(stacks));
+    cores_.end_beside(machines[done]);
+    stacks.erase(stacks.begin() + static_cast<std::ptrdiff_t>(done));
+    machines.erase(machines.begin() + static_cast<std::ptrdiff_t>(done));
+  }
+  message->wait();
 }
 
 // One request of a client process (the `loader`th) on the client machine of server `n`.
@@ -170,8 +176,7 @@ void Simulation::request(size_t n, size_t loader) {
   if (spec_.load_s > 0 || spec_.files.from_disk()) {
     loaders_[loader]->acquire();
     disks_[n].read_request();
-    if (spec_.load_s > 0)
-      simgrid::s4u::this_actor::exec_init(spec_.load_s * platform::kOpsPerSecond)->set_host(client_machines_[n])->wait();
+    if (spec_.load_s > 0) cores_.run_beside(client_machines_[n], spec_.load_s);
     loaders_[loader]->release();
   }
   Request r{0, 0, Semaphore::create(0)};

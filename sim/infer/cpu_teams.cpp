@@ -1,0 +1,54 @@
+#include "infer/cpu_teams.hpp"
+
+#include <algorithm>
+
+#include <simgrid/s4u.hpp>
+
+#include "platform/single_host.hpp"
+
+namespace dlsim::infer {
+
+using simgrid::s4u::ExecPtr;
+using simgrid::s4u::Host;
+
+void CpuTeams::settle(Host* machine) {
+  Machine& m = machines_[machine];
+  const bool stalled = m.beside > machine->get_core_count() - m.team_threads;
+  for (const auto& team : m.teams) {
+    if (stalled && !team->is_suspended()) team->suspend();
+    if (!stalled && team->is_suspended()) team->resume();
+  }
+}
+
+void CpuTeams::run_team(Host* machine, double seconds, int threads) {
+  Machine& m = machines_[machine];  // a node of the map: stays where it is
+  const ExecPtr team = simgrid::s4u::this_actor::exec_init(seconds * platform::kOpsPerSecond)
+                           ->set_host(machine)
+                           ->set_thread_count(threads);
+  team->start();
+  m.team_threads += threads;
+  if (threads > 1) m.teams.push_back(team);
+  settle(machine);
+  team->wait();
+  m.team_threads -= threads;
+  m.teams.erase(std::remove(m.teams.begin(), m.teams.end(), team), m.teams.end());
+  settle(machine);
+}
+
+ExecPtr CpuTeams::start_beside(Host* machine, double seconds) {
+  ++machines_[machine].beside;
+  settle(machine);
+  return simgrid::s4u::this_actor::exec_init(seconds * platform::kOpsPerSecond)->set_host(machine)->start();
+}
+
+void CpuTeams::end_beside(Host* machine) {
+  --machines_[machine].beside;
+  settle(machine);
+}
+
+void CpuTeams::run_beside(Host* machine, double seconds) {
+  start_beside(machine, seconds)->wait();
+  end_beside(machine);
+}
+
+}  // namespace dlsim::infer

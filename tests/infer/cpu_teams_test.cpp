@@ -1,0 +1,47 @@
+#include <gtest/gtest.h>
+
+#include <simgrid/s4u.hpp>
+
+#include "infer/cpu_teams.hpp"
+#include "platform/engine.hpp"
+#include "platform/single_host.hpp"
+
+namespace dlsim::infer {
+namespace {
+
+// A team of `threads` doing 100 ms of work on a 2-core machine, and 20 ms of one core's
+// work started beside it 10 ms in; returns when each ended.
+std::pair<double, double> team_and_work_beside(int threads) {
+  auto engine = platform::make_engine();
+  simgrid::s4u::Host* machine = platform::build_single_host("machine", 2);
+  CpuTeams cores;
+  double team_end = 0, work_end = 0;
+  simgrid::s4u::Actor::create("team", machine, [&] {
+    cores.run_team(machine, 0.100, threads);
+    team_end = simgrid::s4u::Engine::get_clock();
+  });
+  simgrid::s4u::Actor::create("beside", machine, [&] {
+    simgrid::s4u::this_actor::sleep_for(0.010);
+    cores.run_beside(machine, 0.020);
+    work_end = simgrid::s4u::Engine::get_clock();
+  });
+  engine->run();
+  return {team_end, work_end};
+}
+
+// Fair sharing would give the two-thread team one core for 20 ms (110 ms); an OpenMP team
+// waits for its slowest thread, so it loses the whole 20 ms, and the work has its core.
+TEST(CpuTeams, WorkOnATeamsCoreStallsTheWholeTeam) {
+  const auto [team, work] = team_and_work_beside(2);
+  EXPECT_NEAR(team, 0.120, 1e-9);
+  EXPECT_NEAR(work, 0.030, 1e-9);
+}
+
+TEST(CpuTeams, AOneThreadTeamLeavesTheWorkItsFreeCore) {
+  const auto [team, work] = team_and_work_beside(1);
+  EXPECT_NEAR(team, 0.100, 1e-9);
+  EXPECT_NEAR(work, 0.030, 1e-9);
+}
+
+}  // namespace
+}  // namespace dlsim::infer
