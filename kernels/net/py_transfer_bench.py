@@ -11,10 +11,11 @@ calibrate` fits.  Run with Debian's /usr/bin/python3.
 The server is a process of its own, as a served model's is, so that the two ends' work
 shares the machine's CPUs but not a Python interpreter: in one process the client's and the
 server's Python work took turns under one GIL, and gRPC timed so cost 1.35 and 1.7 times as
-much at 4 and 16 MiB as against a server of its own (HTTP 0.9-1.2 times; Zen 5 VM, 2026-11).  --link loopback (default): over loopback, what a protocol
-profile prices.  --link veth: behind study A's client link (veth_link.py: a namespace, a
-veth pair, tc at 5 Gbit/s; needs root), so that large messages take the link's time: its
-goodput and round trip, with their spread.
+much at 4 and 16 MiB as against a server of its own (HTTP 0.9-1.2 times; Zen 5 VM,
+2026-11).  --link loopback (default): over loopback, what a protocol profile prices.
+--link veth: behind study A's client link (veth_link.py: a namespace, a veth pair, tc at
+5 Gbit/s; needs root), so that large messages take the link's time: its goodput and round
+trip, with their spread.
 """
 import argparse
 import os

@@ -13,7 +13,7 @@ using simgrid::s4u::Host;
 
 void CpuTeams::settle(Host* machine) {
   Machine& m = machines_[machine];
-  const bool stalled = m.beside > machine->get_core_count() - m.team_threads;
+  const bool stalled = m.beside > std::max(0, machine->get_core_count() - m.team_threads);
   for (const auto& team : m.teams) {
     if (stalled && !team->is_suspended()) team->suspend();
     if (!stalled && team->is_suspended()) team->resume();

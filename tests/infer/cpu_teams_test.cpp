@@ -43,5 +43,20 @@ TEST(CpuTeams, AOneThreadTeamLeavesTheWorkItsFreeCore) {
   EXPECT_NEAR(work, 0.030, 1e-9);
 }
 
+// More threads than cores share them (each thread's work at half a core) and stall only
+// for work beside them.
+TEST(CpuTeams, ATeamOfMoreThreadsThanCoresRunsAlone) {
+  auto engine = platform::make_engine();
+  simgrid::s4u::Host* machine = platform::build_single_host("machine", 2);
+  CpuTeams cores;
+  double end = 0;
+  simgrid::s4u::Actor::create("team", machine, [&] {
+    cores.run_team(machine, 0.100, 4);
+    end = simgrid::s4u::Engine::get_clock();
+  });
+  engine->run();
+  EXPECT_NEAR(end, 0.200, 1e-9);
+}
+
 }  // namespace
 }  // namespace dlsim::infer
