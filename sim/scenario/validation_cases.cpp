@@ -55,6 +55,47 @@ double number(const CsvRow& row, const std::string& column, const std::string& f
   throw InputError(Problem{{file, row.line, 0}, column, it == row.fields.end() ? "" : it->second, "a number", ""});
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string prediction_asked(const ValidationCase& c) {
+  std::string out = c.scenario;
+  for (const auto& o : c.overrides) out += "\n" + o.key + "=" + o.value;
+  return out;
+}
+
+// One case per id, in the order the ids first appear, measured at the median of its rows
+// (the first row located); rows of one id that ask for different predictions are an error.
+std::vector<ValidationCase> median_of_repeats(std::vector<ValidationCase> cases) {
+  std::vector<ValidationCase> out;
+  std::map<std::string, std::vector<const ValidationCase*>> rows_of;
+  for (const auto& c : cases) {
+    auto& rows = rows_of[c.id];
+    if (rows.empty()) out.push_back(c);
+    else if (prediction_asked(*rows.front()) != prediction_asked(c))
+      throw InputError(Problem{c.row, "id", c.id,
+                               fmt::format("rows of one id asking for one prediction (row {} asks for another)",
+                                           rows.front()->row.line),
+                               "put the column that tells them apart into the id"});
+    rows.push_back(&c);
+  }
+  for (auto& c : out) {
+    std::vector<double> measured, p10, p90;
+    for (const ValidationCase* row : rows_of[c.id]) {
+      measured.push_back(row->measured);
+      p10.push_back(row->measured_p10);
+      p90.push_back(row->measured_p90);
+    }
+    c.measured = median(measured);
+    c.measured_p10 = median(p10);
+    c.measured_p90 = median(p90);
+  }
+  return out;
+}
+
 void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase>& out) {
   const auto data = r.string("data", true);
   const auto scenario = r.string("scenario");
@@ -65,6 +106,9 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
   const auto bound = r.number("bound_mape_pct", 0, 1000, true);
   const auto band = r.strings("band");
   const bool skip_unmeasured = r.boolean("skip_unmeasured").value_or(false);
+  const auto repeated = r.string("repeated");
+  if (repeated && *repeated != "median")
+    r.problem("repeated", *repeated, "\"median\" (rows of one id combined), or no key (each row a case)");
   std::vector<std::pair<std::string, std::string>> kernel;
   if (const auto* t = r.table("kernel")) {
     for (const auto& [k, v] : *t) kernel.emplace_back(std::string(k.str()), v.value_or(std::string()));
@@ -90,6 +134,7 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
   if (!data || !id || !group || !measured || !predicted || !bound || scenario.has_value() == !kernel.empty()) return;
   const std::string file = (base / *data).lexically_normal().string();
   const CsvTable table = read_csv(file);
+  std::vector<ValidationCase> cases;
   for (const auto& row : table.rows) {
     bool take = true;
     for (const auto& [column, value] : where) take = take && row.fields.count(column) && row.fields.at(column) == value;
@@ -114,8 +159,10 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
     }
     c.bound_mape_pct = *bound;
     c.row = {file, row.line, 0};
-    out.push_back(std::move(c));
+    cases.push_back(std::move(c));
   }
+  if (repeated) cases = median_of_repeats(std::move(cases));
+  out.insert(out.end(), std::make_move_iterator(cases.begin()), std::make_move_iterator(cases.end()));
 }
 
 }  // namespace

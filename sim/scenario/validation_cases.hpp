@@ -7,6 +7,9 @@
 //   kernel    instead of a scenario, one kernel: { signature, phase, device, profile },
 //             each with placeholders; predicted is then "milliseconds" or "seconds"
 //   skip_unmeasured  true: rows whose measured cell is not a number (N/A) are left out
+//   repeated  "median": rows that give one id are repeated runs of one configuration (other
+//             campaigns), and the case is measured at their median (band too); without it
+//             each row is a case of its own
 //   set       { "key" = "value" }: --set overrides, with "{column}" placeholders; a value
 //             may be a number or boolean too (passed on as TOML writes it)
 //   id, group names with placeholders; group names say CPU or GPU, train or infer, machine

@@ -39,5 +39,42 @@ TEST(ValidationCases, ASetValueThatIsATableIsAnError) {
   EXPECT_THROW(load_cases(write_suite("dlsim_cases_table", R"({ "system.threads" = { a = 1 } })").string()), InputError);
 }
 
+fs::path write_repeats(const std::string& name, const std::string& rows, const std::string& repeated) {
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::create_directories(dir);
+  std::ofstream(dir / "runs.csv") << "model,threads,images_per_s\n" << rows;
+  std::ofstream(dir / "cases.toml") << "[[suite]]\ndata = \"runs.csv\"\nscenario = \"s.toml\"\n"
+                                       "set = { \"system.threads\" = \"{threads}\" }\nid = \"{model}\"\n"
+                                       "group = \"g\"\nmeasured = \"images_per_s\"\n"
+                                       "predicted = \"throughput_images_per_s\"\nbound_mape_pct = 10\n"
+                                    << repeated;
+  return dir / "cases.toml";
+}
+
+// Three campaigns of one configuration are one case at their median; without the key each
+// row stays a case.
+TEST(ValidationCases, RepeatedRowsOfOneIdAreOneCaseAtTheirMedian) {
+  const std::string rows = "resnet18,2,47.3\nresnet50,2,20.0\nresnet18,2,41.0\nresnet18,2,52.9\n";
+  const auto cases = load_cases(write_repeats("dlsim_cases_repeats", rows, "repeated = \"median\"\n").string());
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].id, "resnet18");
+  EXPECT_DOUBLE_EQ(cases[0].measured, 47.3);
+  EXPECT_EQ(cases[0].row.line, 2);
+  EXPECT_DOUBLE_EQ(cases[1].measured, 20.0);
+  EXPECT_EQ(load_cases(write_repeats("dlsim_cases_no_repeats", rows, "").string()).size(), 4u);
+}
+
+TEST(ValidationCases, RepeatsAskingForDifferentPredictionsAreAnError) {
+  const std::string rows = "resnet18,1,47.3\nresnet18,2,41.0\n";
+  try {
+    load_cases(write_repeats("dlsim_cases_repeats_differ", rows, "repeated = \"median\"\n").string());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("put the column that tells them apart into the id"), std::string::npos);
+  }
+  EXPECT_THROW(load_cases(write_repeats("dlsim_cases_repeats_mean", rows, "repeated = \"mean\"\n").string()),
+               InputError);
+}
+
 }  // namespace
 }  // namespace dlsim::scenario
