@@ -5,7 +5,7 @@
 // prediction simulates, for its steady state).  SimGrid allows one engine per process, so
 // every iteration simulates in a child process; the wall time includes the platform's
 // construction, and the child's peak memory is reported beside it (goal: 1,024 GPUs under
-// 1 s, memory at most linear).
+// 1 s, memory at most linear); and a serving fleet of 1 to 256 nodes.
 #include <tuple>
 
 #include <sys/resource.h>
@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include "graph/zoo.hpp"
+#include "infer/served.hpp"
 #include "perf/buckets.hpp"
 #include "perf/kernel_times.hpp"
 #include "scenario/profile_reader.hpp"
@@ -112,9 +113,28 @@ void BM_ParameterServerSteps(benchmark::State& state) {
   in_children(state, [&] { train::simulate_ps_training(w.plan, w.gradients, spec); });
 }
 
+// Serving: a fleet of nodes with one V100 each behind gRPC, four synchronous clients per
+// node sending batches of 8 images (2,000 requests in all, dynamic batching up to four
+// requests), as `dlsim plan` simulates each configuration it tries for a serving target.
+void BM_ServedFleet(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  infer::ServedSpec spec;
+  spec.cluster = {nodes, 1, 1, 8, 12.5e9, 0, 25e9 / 8, 5e-6};
+  spec.clients = 4 * nodes;
+  spec.requests_per_client = 2000 / spec.clients + 1;
+  spec.rpc_bytes_per_s = 1.15e9;  // gRPC as calibrated on the development VM
+  spec.rpc_latency_s = 120e-6;
+  spec.request_bytes = 8 * 602112.0;
+  spec.response_bytes = 8 * 4000.0;
+  spec.forward_s = {0.004, 0.0065, 0.009, 0.0115};  // ResNet-50 at 8 to 32 images on a V100
+  spec.max_queue_delay_s = 0.001;
+  in_children(state, [&] { infer::simulate_served(spec); });
+}
+
 BENCHMARK(BM_RingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MeshRingStep)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ParameterServerSteps)->Arg(8)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ServedFleet)->Arg(1)->Arg(16)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
