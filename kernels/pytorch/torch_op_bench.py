@@ -28,6 +28,11 @@ runs on, without a rule per case.  Each phase is what autograd runs:
                zero_grad(set_to_none=True), as validation/measure/pytorch_cpu.py trains
   fresh, warm  "first_touch" only: pages written into a fresh mapping and into resident
                memory, the price of a page the step's heap gives back and faults again
+  back_to_back, idle, after_idle
+               "team_wake" only, on the request thread after the main thread ran PyTorch:
+               a ReLU called again at once, 100 us of the caller's own work, and that work
+               then the ReLU; the difference is an operator's team woken from sleep
+               (sim/perf/step_plan.hpp)
 Signatures are dlsim's (sim/graph/kernel_signature.cpp).  A signature that fails is
 reported as an errored row; the others still run.
 """
@@ -37,6 +42,7 @@ import ctypes
 import mmap
 import re
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -242,10 +248,34 @@ def inference_forward(sig):
     return {"infer": infer}
 
 
+def team_wake(sig):
+    """A ReLU of n x e elements on the request thread's team: called back to back, and after
+    100 us of the caller's own work (in a network, the framework's between operators), with
+    that work alone to subtract.  The main thread runs PyTorch on the same threads first, as
+    a server's does, so that libgomp keeps two teams and lets idle threads sleep."""
+    torch.ones(1 << 22).mul_(2.0)
+    x = torch.randn(get(sig, "n"), get(sig, "e"))
+
+    def idle():
+        start = time.perf_counter()
+        while time.perf_counter() - start < 100e-6:
+            pass
+
+    def after_idle():
+        idle()
+        torch.relu(x)
+    return {"back_to_back": lambda: torch.relu(x), "idle": idle, "after_idle": after_idle}
+
+
+ON_REQUEST_THREAD = {"infer_thread", "back_to_back", "idle", "after_idle"}
+
+
 def phases_of(sig, training):
     """{phase: callable} for one signature."""
     if sig["op"] == "first_touch":
         return first_touch(sig)
+    if sig["op"] == "team_wake":
+        return team_wake(sig)
     if sig["op"] in OPTIMIZERS:
         return {"update": optimizer_update(sig)} if training else {}
     inference = inference_forward(sig)
@@ -342,7 +372,7 @@ def main():
                 if "infer" in phases:
                     phases["infer_thread"] = phases["infer"]
                 if a.request_thread:
-                    phases = {"infer_thread": phases["infer_thread"]} if "infer_thread" in phases else {}
+                    phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD and p != "infer"}
             except (ValueError, RuntimeError) as e:
                 rows.append({"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
                              "error_message": str(e)})
@@ -350,7 +380,7 @@ def main():
             for phase, fn in phases.items():
                 try:
                     timed = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions, a.min_time).result()
-                             if phase == "infer_thread" else benchmark_file.time_calls(fn, a.repetitions, a.min_time))
+                             if phase in ON_REQUEST_THREAD else benchmark_file.time_calls(fn, a.repetitions, a.min_time))
                 except RuntimeError as e:
                     rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
                                  "error_message": str(e)})

@@ -157,6 +157,24 @@ struct Builder {
     }
   }
 
+  // On a request thread with more than one thread: every operator of the pass wakes its
+  // team (kTeamWakeOp), where the profile timed that.
+  void team_wakes() {
+    if (!request_thread || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
+    const std::string sig = team_wake_signature();
+    const Answer after_idle = times.time(sig, "after_idle", threads);
+    const double wake = std::max(
+        after_idle.seconds - times.time(sig, "idle", threads).seconds - times.time(sig, "back_to_back", threads).seconds,
+        0.0);
+    const auto operators = static_cast<int64_t>(plan.calls.size());
+    Answer a = after_idle;
+    a.seconds = wake * double(operators);
+    a.cpu_seconds = a.seconds;  // the caller spins at the team's barrier, its sleeping threads take no CPU
+    a.basis = fmt::format("{} operators each waking a team of {} threads, {:.1f} us a wake ({} after idle, less idle "
+                          "and back to back)", operators, threads, wake * 1e6, to_string(after_idle.source));
+    push(Stage::forward, "team", sig, "wake", a);
+  }
+
   void gradient_sums() {
     for (const auto& [node, extra] : extra_consumers(graph))
       for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, graph::to_string(type)), "fwd");
@@ -201,8 +219,11 @@ std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batc
   for (const auto& [node, extra] : extra_consumers(graph)) add(gradient_sum(*node, batch, graph::to_string(type)));
   for (const char* optimizer : {"sgd", "sgd_momentum", "adam"}) add(optimizer_signature(optimizer, graph, type));
   add(first_touch_signature(kFirstTouchPages));
+  add(team_wake_signature());
   return out;
 }
+
+std::string team_wake_signature() { return std::string(kTeamWakeOp) + " fp32 n1 e200704"; }
 
 StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& optimizer, int threads,
                        const KernelTimes& times, const FrameworkRules& rules, graph::DataType type) {
@@ -221,6 +242,7 @@ StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const Ke
   Builder b{graph, batch, threads, times, rules, type, {}, request_thread};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
+  b.team_wakes();
   if (rules.host_allocator == "glibc") b.heap_refaults("");
   return std::move(b.plan);
 }

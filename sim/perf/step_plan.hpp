@@ -46,9 +46,24 @@ struct StepPlan {
   StepTotals totals() const;
 };
 
+// A team of threads woken for each operator of a pass on a server's request thread.  Once
+// PyTorch has run on more than one thread of a process (a server's main thread loads and
+// warms its model; its requests come in on several threads), libgomp keeps a team for
+// each and their idle threads sleep at once, so an operator called after the framework's
+// own work between operators wakes its team first, which an operator timed back to back
+// never does: on the Zen 5 VM a two-thread ReLU on 1x64x56x56 took 24 us back to back and
+// 54-61 us after 20-100 us of the caller's own work (8-11 us either way where the
+// request thread's team was the process's only one).  Timed as "team_wake fp32 n1
+// e200704" (that ReLU) on a request thread, phases "back_to_back", "idle" (100 us of the
+// caller's work) and "after_idle" (that work, then the ReLU): a wake is after_idle - idle
+// - back_to_back (kernels/pytorch/torch_op_bench.py).
+inline constexpr const char* kTeamWakeOp = "team_wake";
+std::string team_wake_signature();
+
 // The distinct signatures a calibration must time for this network and batch, in first-use
-// order: every layer's kernel, the gradient sums of tensors with several consumers, and the
-// optimizer updates (SGD, SGD with momentum, Adam) over all parameters.
+// order: every layer's kernel, the gradient sums of tensors with several consumers, the
+// optimizer updates (SGD, SGD with momentum, Adam) over all parameters, the page price and
+// the team wake-up.
 std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64_t batch, graph::DataType type);
 
 // `type` is the layers' compute type; the optimizer always updates fp32 weights (mixed
@@ -57,7 +72,8 @@ StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::stri
                        const KernelTimes& times, const FrameworkRules& rules,
                        graph::DataType type = graph::DataType::fp32);
 // request_thread: the forward pass runs on a thread other than the process's main one, as
-// in every HTTP or gRPC server (operators timed so where the profile has them).
+// in every HTTP or gRPC server (operators timed so where the profile has them, each waking
+// its team where the profile timed that on more than one thread).
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                         const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32,
                         bool request_thread = false);

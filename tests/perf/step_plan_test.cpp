@@ -83,6 +83,36 @@ TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
   EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), kInferOnRequestThread), 0u);
 }
 
+// A profile that timed the team wake-up on two threads: 160 us after idle, 100 idle, 28
+// back to back, so 32 us a wake; a server's pass on two threads pays one per operator
+// (ResNet-18 at batch 8: 68 operators), the caller's CPU spinning through them; a pass on
+// one thread or on the main thread pays none.
+TEST(StepPlan, OnARequestThreadEveryOperatorWakesItsTeam) {
+  Profile profile;
+  const std::string wake = team_wake_signature();
+  profile.measured[{wake, "after_idle", 2}] = {160e-6, 160e-6, 160e-6, 5, 0};
+  profile.measured[{wake, "idle", 2}] = {100e-6, 100e-6, 100e-6, 5, 0};
+  profile.measured[{wake, "back_to_back", 2}] = {28e-6, 28e-6, 28e-6, 5, 0};
+  profile.fits.push_back({kTeamWakeOp, "fp32", "after_idle", 2, {"one"}, {160e-6}, 0, 1});
+  const auto times = any_kernel(profile);
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  const auto g = graph::zoo_model("resnet18");
+  const auto dtype = graph::DataType::fp32;
+  const StepPlan served = inference_plan(g, 8, 2, times, rules, dtype, true);
+  ASSERT_EQ(count(served, "wake"), 1u);
+  const auto& wakes = *std::find_if(served.calls.begin(), served.calls.end(), [](const KernelCall& c) {
+    return c.phase == "wake";
+  });
+  const double operators = double(served.calls.size() - 1);
+  EXPECT_EQ(operators, 68.0);
+  EXPECT_NEAR(wakes.answer.seconds, 32e-6 * operators, 1e-12);
+  EXPECT_DOUBLE_EQ(wakes.cpu_s, wakes.answer.seconds);
+  EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), "wake"), 0u);
+  EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), "wake"), 0u);
+  EXPECT_EQ(count(inference_plan(g, 8, 2, any_kernel(Profile{}), rules, dtype, true), "wake"), 0u);
+}
+
 TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
   // ResNet-18's first convolution timed with 1.5 core-ms of CPU time in 1 ms on two
   // threads; every other kernel priced by the roofline, its CPU time counted on both.
