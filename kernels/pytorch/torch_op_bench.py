@@ -372,7 +372,7 @@ def main():
                 if "infer" in phases:
                     phases["infer_thread"] = phases["infer"]
                 if a.request_thread:
-                    phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD and p != "infer"}
+                    phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD}
             except (ValueError, RuntimeError) as e:
                 rows.append({"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
                              "error_message": str(e)})
