@@ -62,6 +62,15 @@ TEST(StepPlan, InferenceRunsTheEvalForwardWhereTheProfileTimedIt) {
   EXPECT_EQ(count(training_plan(g, 8, "sgd_momentum", 1, times, rules), "infer"), 0u);
 }
 
+// ResNet-18's inference pass at batch 8 on `threads`, called from a request thread or the
+// main one, priced from `profile` (anything it lacks by the roofline).
+StepPlan resnet18_pass(const Profile& profile, int threads, bool request_thread) {
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  return inference_plan(graph::zoo_model("resnet18"), 8, threads, any_kernel(profile), rules,
+                        graph::DataType::fp32, request_thread);
+}
+
 TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
   // Batch norm timed as a request thread calls it (and plainly), convolutions plainly: a
   // server's forward on two threads asks batch norm for "infer_thread"; on one thread, or
@@ -70,17 +79,12 @@ TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
   profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
   profile.fits.push_back({"batch_norm", "fp32", kInferOnRequestThread, 1, {"one"}, {2e-6}, 0, 3});
   profile.fits.push_back({"conv2d", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
-  const auto times = any_kernel(profile);
-  FrameworkRules rules;
-  rules.kernels_from = "framework";
-  const auto g = graph::zoo_model("resnet18");
-  const auto dtype = graph::DataType::fp32;
-  const StepPlan served = inference_plan(g, 8, 2, times, rules, dtype, true);
+  const StepPlan served = resnet18_pass(profile, 2, true);
   EXPECT_EQ(count(served, kInferOnRequestThread), 20u);  // the batch norms
   EXPECT_EQ(count(served, kInferOnRequestThread, "batch_norm"), 20u);
   EXPECT_EQ(count(served, "infer", "conv2d"), 20u);
-  EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), kInferOnRequestThread), 0u);
-  EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), kInferOnRequestThread), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, true), kInferOnRequestThread), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 2, false), kInferOnRequestThread), 0u);
 }
 
 // A profile that timed the team wake-up on two threads: 160 us after idle, 100 idle, 28
@@ -94,12 +98,7 @@ TEST(StepPlan, OnARequestThreadEveryOperatorWakesItsTeam) {
   profile.measured[{wake, "idle", 2}] = {100e-6, 100e-6, 100e-6, 5, 0};
   profile.measured[{wake, "back_to_back", 2}] = {28e-6, 28e-6, 28e-6, 5, 0};
   profile.fits.push_back({kTeamWakeOp, "fp32", "after_idle", 2, {"one"}, {160e-6}, 0, 1});
-  const auto times = any_kernel(profile);
-  FrameworkRules rules;
-  rules.kernels_from = "framework";
-  const auto g = graph::zoo_model("resnet18");
-  const auto dtype = graph::DataType::fp32;
-  const StepPlan served = inference_plan(g, 8, 2, times, rules, dtype, true);
+  const StepPlan served = resnet18_pass(profile, 2, true);
   ASSERT_EQ(count(served, "wake"), 1u);
   const auto& wakes = *std::find_if(served.calls.begin(), served.calls.end(), [](const KernelCall& c) {
     return c.phase == "wake";
@@ -108,9 +107,9 @@ TEST(StepPlan, OnARequestThreadEveryOperatorWakesItsTeam) {
   EXPECT_EQ(operators, 68.0);
   EXPECT_NEAR(wakes.answer.seconds, 32e-6 * operators, 1e-12);
   EXPECT_DOUBLE_EQ(wakes.cpu_s, wakes.answer.seconds);
-  EXPECT_EQ(count(inference_plan(g, 8, 2, times, rules, dtype, false), "wake"), 0u);
-  EXPECT_EQ(count(inference_plan(g, 8, 1, times, rules, dtype, true), "wake"), 0u);
-  EXPECT_EQ(count(inference_plan(g, 8, 2, any_kernel(Profile{}), rules, dtype, true), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 2, false), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, true), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(Profile{}, 2, true), "wake"), 0u);
 }
 
 TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
