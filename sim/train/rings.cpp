@@ -27,11 +27,11 @@ void cycles_from(const Capacity& cap, Ring& path, std::vector<bool>& used, std::
   for (int next = 1; next < n; ++next) {
     const auto n_next = static_cast<size_t>(next);
     if (used[n_next] || cap[static_cast<size_t>(path.back())][n_next] == 0) continue;
-    used[static_cast<size_t>(next)] = true;
+    used[n_next] = true;
     path.push_back(next);
     cycles_from(cap, path, used, out);
     path.pop_back();
-    used[static_cast<size_t>(next)] = false;
+    used[n_next] = false;
   }
 }
 
