@@ -22,9 +22,17 @@
 namespace dlsim::cli {
 namespace {
 
-// Steps and requests simulated: the model is deterministic, so a few show the steady state.
+// Steps and requests simulated: the model is deterministic, so a few show the steady state;
+// where a CPU's interruptions stall its passes (infer/stalls.hpp), enough requests for their
+// P99 to stand on a few hundred.
 constexpr int kTrainingSteps = 3;
 constexpr int kRequestsPerClient = 8;
+constexpr int kStalledRequests = 512;
+
+int requests_per_client(const perf::StepPlan& plan, int clients) {
+  return plan.stalls.durations_s.empty() ? kRequestsPerClient
+                                         : std::max(kRequestsPerClient, (kStalledRequests + clients - 1) / clients);
+}
 
 std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const scenario::RunSpec& spec,
                                             const hardware::Catalog& catalog) {
@@ -376,8 +384,9 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
 // precision, 1,000 fp32 logits back per image; a remote client across the slower of the
 // two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
-                                           const hardware::Catalog& catalog, const perf::StepTotals& forward,
+                                           const hardware::Catalog& catalog, const perf::StepPlan& plan,
                                            std::string& notes) {
+  const perf::StepTotals forward = plan.totals();
   const auto& s = *spec.serving;
   const RpcCosts rpc = rpc_costs(spec, catalog, serving_protocol_profile(spec), notes);
   infer::ServedSpec served;
@@ -396,7 +405,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   const bool async = s.mode == "async";
   served.clients = async ? served.cluster.nodes : s.concurrency;
   served.in_flight = async ? s.concurrency : 1;
-  served.requests_per_client = kRequestsPerClient;
+  served.requests_per_client = requests_per_client(plan, served.clients * served.in_flight);
   if (s.arrival != "closed") {
     served.arrival = s.arrival == "poisson"  ? infer::Arrival::poisson
                      : s.arrival == "replay" ? infer::Arrival::replay
@@ -421,6 +430,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.launch_wait_s = {forward.launch_wait_s};
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
   served.threads = std::max(1, spec.system.threads);
+  served.stalls = plan.stalls;
   served.max_queue_delay_s = s.max_queue_delay_s;
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;
@@ -439,7 +449,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
                       : infer::simulate_in_process(p.plan, {host_cores(spec, catalog), 1, concurrency, kRequestsPerClient,
                                                             true, client_load_s(spec, model, catalog, p.scaling),
                                                             client_file_reads(spec, catalog, p.scaling)});
@@ -514,6 +524,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
                                       spec.serving && spec.serving->request_thread);
+  if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
   p.totals = p.plan.totals();
   return p;
 }
@@ -527,10 +538,11 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.totals, p.scaling)
-                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency, kRequestsPerClient, false,
+                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
+                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency,
+                                                            requests_per_client(p.plan, concurrency), false,
                                                             client_load_s(spec, model, catalog, p.scaling),
-                                                            client_file_reads(spec, catalog, p.scaling)});
+                                                            client_file_reads(spec, catalog, p.scaling), p.plan.stalls});
   }
 }
 

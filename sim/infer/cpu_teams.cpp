@@ -20,8 +20,15 @@ void CpuTeams::settle(Host* machine) {
   }
 }
 
+void CpuTeams::interrupt(Host* machine, int threads, const perf::StallTrace& trace) {
+  auto& stalls = machines_[machine].stalls;
+  stalls.erase(threads);
+  stalls.emplace(threads, Stalls(trace, 0x5eed + machines_.size()));
+}
+
 void CpuTeams::run_team(Host* machine, double seconds, int threads) {
   Machine& m = machines_[machine];  // a node of the map: stays where it is
+  const double start = simgrid::s4u::Engine::get_clock();
   const ExecPtr team = simgrid::s4u::this_actor::exec_init(seconds * platform::kOpsPerSecond)
                            ->set_host(machine)
                            ->set_thread_count(threads);
@@ -33,6 +40,8 @@ void CpuTeams::run_team(Host* machine, double seconds, int threads) {
   m.team_threads -= threads;
   m.teams.erase(std::remove(m.teams.begin(), m.teams.end(), team), m.teams.end());
   settle(machine);
+  if (const auto stalls = m.stalls.find(threads); stalls != m.stalls.end())
+    simgrid::s4u::this_actor::sleep_for(stalls->second.during(start, simgrid::s4u::Engine::get_clock()));
 }
 
 ExecPtr CpuTeams::start_beside(Host* machine, double seconds) {

@@ -10,10 +10,14 @@
 // 17.4 and 23.2; on one thread, 25.5 and 26.5 ms beside 40% (the work takes the free core).
 // So a team of two or more threads is suspended while the work beside it exceeds the cores
 // the machine's teams leave free; teams do not stall one another (they share the cores).
+// A machine's own interruptions stall its teams too, where their trace is known (stalls.hpp).
+#include <map>
 #include <unordered_map>
 #include <vector>
 
 #include <simgrid/forward.h>
+
+#include "infer/stalls.hpp"
 
 namespace dlsim::infer {
 
@@ -25,12 +29,15 @@ class CpuTeams {
   simgrid::s4u::ExecPtr start_beside(simgrid::s4u::Host* machine, double seconds);
   void end_beside(simgrid::s4u::Host* machine);
   void run_beside(simgrid::s4u::Host* machine, double seconds);  // start, wait, end
+  // Teams of `threads` on `machine` meet the interruptions of `trace` from now on.
+  void interrupt(simgrid::s4u::Host* machine, int threads, const perf::StallTrace& trace);
 
  private:
   struct Machine {
     std::vector<simgrid::s4u::ExecPtr> teams;  // running, of two or more threads
     int team_threads = 0;                      // of every running team
     int beside = 0;                            // works running beside them
+    std::map<int, Stalls> stalls;              // by team threads
   };
   void settle(simgrid::s4u::Host* machine);
 

@@ -29,6 +29,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   }
   const MachineDisk disk(host, spec.files);
   CpuTeams cores;  // a forward pass on the CPU stalls while decoding takes its cores (cpu_teams.hpp)
+  if (!spec.on_gpu) cores.interrupt(device, spec.threads, spec.stalls);
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "infer/file_reads.hpp"
+#include "perf/profile.hpp"
 #include "perf/step_plan.hpp"
 
 namespace dlsim::infer {
@@ -21,6 +22,7 @@ struct InProcessSpec {
   bool on_gpu = false;  // forward passes on a GPU of their own, not the host's cores
   double load_s = 0;    // a client's time to load and decode one request's images, on one core
   FileReads files{};    // read from the host's disk first, when not in the page cache
+  perf::StallTrace stalls{};  // on the host's cores: the interruptions its team meets (stalls.hpp)
 };
 
 struct InferenceResult {

@@ -205,7 +205,10 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
       s.gpus.push_back(cluster_.gpu(n * spec_.cluster.gpus_per_node + g));
       cluster_.connect(s.node, s.gpus.back());
     }
-    if (s.gpus.empty()) s.gpus.push_back(s.node);  // the forward pass on the node's CPU
+    if (s.gpus.empty()) {  // the forward pass on the node's CPU
+      s.gpus.push_back(s.node);
+      cores_.interrupt(s.node, spec_.threads, spec_.stalls);
+    }
     const int client_node = spec_.remote ? nodes + n : n;
     clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2));
     client_machines_.push_back(cluster_.host(client_node));

@@ -68,6 +68,7 @@ struct ServedSpec {
   std::vector<double> launch_wait_s;  // of each forward_s, the GPU idle waiting for its host (none when empty)
   std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
   int threads = 1;                    // on a CPU: the cores a forward pass keeps busy
+  perf::StallTrace stalls;            // on a CPU: the interruptions its team meets (stalls.hpp)
   std::vector<int> preferred_requests;  // preferred batch sizes, in requests
   double max_queue_delay_s = 0;
 };

@@ -194,6 +194,14 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   };
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   for (auto& [key, t] : times) {
+    if (key.signature.rfind(std::string(kStallOp) + " ", 0) == 0) {  // a trace, not a kernel
+      StallTrace& trace = profile.stalls[key.threads];
+      if (key.phase == "traced")
+        for (double s : t) trace.traced_s += s;
+      else
+        trace.durations_s.insert(trace.durations_s.end(), t.begin(), t.end());
+      continue;
+    }
     profile.measured[key] = summarize(t);
     if (const auto cpu = cpu_times.find(key); cpu != cpu_times.end())
       profile.measured[key].cpu_s = summarize(cpu->second).median_s;

@@ -56,6 +56,16 @@ struct FitModel {
 // are (PyTorch 1.13's mkldnn_convolution: the plain_* phases), "blocked" reorders source
 // and destination into oneDNN's blocked layout and back, training_reorders_per_conv times
 // each per training step and once per inference.
+// How a machine interrupts a team of threads (kernels/pytorch/stall_trace.py): the stalls
+// longer than the benchmark's threshold seen while an operator ran back to back for
+// traced_s, each its excess over the median call.  Operator timings are medians of
+// repetitions and leave these out; the serving simulation replays them (sim/infer/stalls.hpp).
+inline constexpr const char* kStallOp = "stall";
+struct StallTrace {
+  double traced_s = 0;
+  std::vector<double> durations_s;
+};
+
 struct FrameworkRules {
   std::string name = "pytorch-1.13-cpu";
   std::string kernels_from = "onednn";
@@ -85,6 +95,7 @@ struct Profile {
   FrameworkRules framework;
   std::map<KernelKey, Timing> measured;
   std::vector<FitModel> fits;
+  std::map<int, StallTrace> stalls;  // by team threads
 
   std::vector<int> threads() const;  // thread counts with measurements, ascending
 };

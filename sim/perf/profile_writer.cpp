@@ -67,6 +67,12 @@ std::string profile_toml(const Profile& p) {
                        quoted(m.op), quoted(m.dtype), quoted(m.phase), m.threads, list(names), list(coefs), number(m.loo_error),
                        m.points);
   }
+  for (const auto& [threads, trace] : p.stalls) {  // kernels/pytorch/stall_trace.py
+    std::vector<std::string> durations;
+    for (double d : trace.durations_s) durations.push_back(number(d * 1e6));
+    out += fmt::format("\n[[stalls]]\nthreads = {}\ntraced_s = {}\ndurations_us = {}\n", threads,
+                       number(trace.traced_s), list(durations));
+  }
   return out;
 }
 

@@ -43,6 +43,7 @@ struct StepTotals {
 
 struct StepPlan {
   std::vector<KernelCall> calls;
+  StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };
 

@@ -83,6 +83,24 @@ void read_fit(TableReader& r, perf::Profile& p) {
   p.fits.push_back(std::move(m));
 }
 
+void read_stalls(TableReader& r, perf::Profile& p) {
+  const auto threads = r.integer("threads", 1, 1 << 16, true);
+  const auto traced = r.number("traced_s", 1e-3, 1e7, true);
+  const auto durations = r.numbers("durations_us", true);
+  if (durations)
+    for (double d : *durations)
+      if (!(d > 0 && d <= kMaxMicroseconds))
+        r.problem("durations_us", fmt::format("{}", d), "stalls of a positive number of microseconds",
+                  "refit the profile from stall_trace.py's raw file");
+  if (threads && p.stalls.count(static_cast<int>(*threads)))
+    r.problem("threads", std::to_string(*threads), "one [[stalls]] per thread count");
+  r.finish();
+  if (!threads || !traced || !durations) return;
+  perf::StallTrace& trace = p.stalls[static_cast<int>(*threads)];
+  trace.traced_s = *traced;
+  for (double d : *durations) trace.durations_s.push_back(d * 1e-6);
+}
+
 perf::Profile parse(const std::string& text, const std::string& source_name, Header& header) {
   const toml::table root = parse_document(text, source_name, "profiles are written by dlsim calibrate");
   ProblemList problems;
@@ -114,6 +132,13 @@ perf::Profile parse(const std::string& text, const std::string& source_name, Hea
     for (const auto& entry : *fits) {
       TableReader r(*entry.as_table(), fmt::format("fit[{}]", i++), problems);
       read_fit(r, p);
+    }
+  }
+  if (const auto* stalls = top.array_of_tables("stalls")) {
+    size_t i = 0;
+    for (const auto& entry : *stalls) {
+      TableReader r(*entry.as_table(), fmt::format("stalls[{}]", i++), problems);
+      read_stalls(r, p);
     }
   }
   top.finish();

@@ -58,5 +58,30 @@ TEST(CpuTeams, ATeamOfMoreThreadsThanCoresRunsAlone) {
   EXPECT_NEAR(end, 0.200, 1e-9);
 }
 
+// 100 passes of 10 ms by a team of `threads` on a machine whose two-thread teams meet a
+// 1 ms stall 100 times a second; returns when the last ended.
+double passes_among_two_thread_stalls(int threads) {
+  auto engine = platform::make_engine();
+  simgrid::s4u::Host* machine = platform::build_single_host("machine", 2);
+  CpuTeams cores;
+  cores.interrupt(machine, 2, {1.0, std::vector<double>(100, 1e-3)});
+  double end = 0;
+  simgrid::s4u::Actor::create("team", machine, [&] {
+    for (int pass = 0; pass < 100; ++pass) cores.run_team(machine, 0.010, threads);
+    end = simgrid::s4u::Engine::get_clock();
+  });
+  engine->run();
+  return end;
+}
+
+// About 10% more with the stalls; a one-thread team meets the stalls traced for one thread.
+TEST(CpuTeams, ATeamMeetsTheStallsTracedForItsWidth) {
+  const double stalled = passes_among_two_thread_stalls(2);
+  EXPECT_GT(stalled, 1.05);
+  EXPECT_LT(stalled, 1.15);
+}
+
+TEST(CpuTeams, ATeamOfAnotherWidthMeetsNone) { EXPECT_NEAR(passes_among_two_thread_stalls(1), 1.0, 1e-9); }
+
 }  // namespace
 }  // namespace dlsim::infer

@@ -95,6 +95,19 @@ TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
   EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test", ""}).framework.kernels_from, "onednn");
 }
 
+// kernels/pytorch/stall_trace.py's rows are a trace of stalls, not a kernel to price.
+TEST(FitProfile, AStallTraceIsKeptWholeBesideTheKernels) {
+  auto raw = relu_timings("torch.json", "pytorch");
+  raw.times[{"stall fp32 n1 e200704", "stall", 2}] = {300e-6, 2e-3, 5e-3};
+  raw.times[{"stall fp32 n1 e200704", "traced", 2}] = {30.0};
+  const Profile p = fit_profile({raw}, {"m", "", "test", ""});
+  ASSERT_EQ(p.stalls.count(2), 1u);
+  EXPECT_EQ(p.stalls.at(2).traced_s, 30.0);
+  EXPECT_EQ(p.stalls.at(2).durations_s, (std::vector<double>{300e-6, 2e-3, 5e-3}));
+  EXPECT_EQ(p.measured.size(), 3u);  // the three ReLUs
+  for (const auto& fit : p.fits) EXPECT_EQ(fit.op, "relu");
+}
+
 TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
   EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t", ""}),
                InputError);

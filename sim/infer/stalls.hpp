@@ -1,0 +1,31 @@
+#pragma once
+// The interruptions of a machine that stall a team of threads (perf::StallTrace, traced by
+// kernels/pytorch/stall_trace.py), replayed in simulated time.  A forward pass is priced
+// from operator timings that leave rare, long interruptions out (their medians); a
+// request's tail latency is made of them.  Interruptions arrive as a Poisson process at
+// the traced rate, each as long as a traced stall drawn at random, and a team running
+// when one arrives is stalled for that long.  The draws come from a fixed seed with no
+// library distribution in between, so every run and platform gives the same times.
+#include <cstdint>
+#include <random>
+
+#include "perf/profile.hpp"
+
+namespace dlsim::infer {
+
+class Stalls {
+ public:
+  Stalls(perf::StallTrace trace, uint64_t seed);
+  // The stall seconds of the interruptions arriving in (start, end]; those before `start`
+  // met no team.  Windows are asked in order of time.
+  double during(double start, double end);
+
+ private:
+  double uniform();  // in (0, 1]
+  perf::StallTrace trace_;
+  double rate_per_s_ = 0;
+  double next_s_ = 0;
+  std::mt19937_64 random_;
+};
+
+}  // namespace dlsim::infer
