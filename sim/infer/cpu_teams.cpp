@@ -21,9 +21,8 @@ void CpuTeams::settle(Host* machine) {
 }
 
 void CpuTeams::interrupt(Host* machine, int threads, const perf::StallTrace& trace) {
-  auto& stalls = machines_[machine].stalls;
-  stalls.erase(threads);
-  stalls.emplace(threads, Stalls(trace, 0x5eed + machines_.size()));
+  if (trace.durations_s.empty()) return;  // nothing traced, or nothing met
+  machines_[machine].stalls.insert_or_assign(threads, Stalls(trace, 0x5eed + machines_.size()));
 }
 
 void CpuTeams::run_team(Host* machine, double seconds, int threads) {
@@ -41,7 +40,8 @@ void CpuTeams::run_team(Host* machine, double seconds, int threads) {
   m.teams.erase(std::remove(m.teams.begin(), m.teams.end(), team), m.teams.end());
   settle(machine);
   if (const auto stalls = m.stalls.find(threads); stalls != m.stalls.end())
-    simgrid::s4u::this_actor::sleep_for(stalls->second.during(start, simgrid::s4u::Engine::get_clock()));
+    if (const double stalled = stalls->second.during(start, simgrid::s4u::Engine::get_clock()); stalled > 0)
+      simgrid::s4u::this_actor::sleep_for(stalled);
 }
 
 ExecPtr CpuTeams::start_beside(Host* machine, double seconds) {

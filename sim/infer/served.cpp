@@ -1,13 +1,13 @@
 #include "infer/served.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <random>
 
 #include <simgrid/s4u.hpp>
 
 #include "infer/cpu_teams.hpp"
+#include "infer/draws.hpp"
 #include "platform/engine.hpp"
 #include "platform/network_model.hpp"
 #include "platform/single_host.hpp"
@@ -32,10 +32,7 @@ std::vector<double> arrival_times(Arrival arrival, double rate, int count, uint6
       continue;
     }
     times.push_back(arrival == Arrival::poisson ? t : i / rate);
-    // A uniform draw in (0, 1] from the top 53 bits, so that no library's distribution
-    // code decides the stream.
-    const double u = (static_cast<double>(random() >> 11) + 1.0) * 0x1.0p-53;
-    t += -std::log(u) / rate;
+    t += exponential_gap(random, rate);
   }
   return times;
 }

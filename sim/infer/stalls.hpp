@@ -5,7 +5,7 @@
 // request's tail latency is made of them.  Interruptions arrive as a Poisson process at
 // the traced rate, each as long as a traced stall drawn at random, and a team running
 // when one arrives is stalled for that long.  The draws come from a fixed seed with no
-// library distribution in between, so every run and platform gives the same times.
+// library distribution in between (draws.hpp), so every run and platform gives the same times.
 #include <cstdint>
 #include <random>
 
@@ -21,7 +21,6 @@ class Stalls {
   double during(double start, double end);
 
  private:
-  double uniform();  // in (0, 1]
   perf::StallTrace trace_;
   double rate_per_s_ = 0;
   double next_s_ = 0;
