@@ -301,26 +301,22 @@ def steady_state_allocator():
     allocations, and dlsim's heap model prices them (sim/perf/step_allocations.hpp).
     Timed alone from a cold start, a 25 MB output is instead mapped, or the heap trimmed
     and regrown, each call: batch norm on 32x64x56x56 took 9.4 ms with 3,763 faults per
-    call alone against 4.1 ms with none inside ResNet-18.  The grown heap serves outputs
-    over glibc's 32 MiB mmap threshold too, since glibc maps only what the heap's top cannot
-    hold: a 1x1 convolution of 8x16x112x112 into 96 channels (36.75 MiB) faults nothing
-    here and 18,896 pages a call under glibc's defaults.  Returns what was done, for the
-    JSON context."""
+    call alone against 4.1 ms with none inside ResNet-18.  So glibc maps nothing (every
+    request comes from the heap, which the warm-up call grows), never trims the heap, and
+    keeps one arena for every thread: a request thread's own arena is made of heaps of at
+    most 64 MiB and maps anything larger afresh on every call (batch norm on 32x64x112x112,
+    102.8 MB out, 48.8 ms with 25,089 faults a call against 6.6 ms warm).  Returns what was
+    done, for the JSON context."""
+    m_trim_threshold, m_mmap_max, m_arena_max = -1, -4, -8  # malloc.h
     try:
         libc = ctypes.CDLL("libc.so.6")
-        m_trim_threshold, m_mmap_threshold = -1, -3
-        if not (libc.mallopt(m_mmap_threshold, 32 << 20) and libc.mallopt(m_trim_threshold, 1 << 40)):
+        libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        if not (libc.mallopt(m_mmap_max, 0) and libc.mallopt(m_trim_threshold, 2**31 - 1)
+                and libc.mallopt(m_arena_max, 1)):
             return "default"
     except (OSError, AttributeError):
         return "default"
-    grow_heap()
-    return "glibc: mmap above 32 MiB, heap grown by 600 MiB and never trimmed"
-
-
-def grow_heap():
-    """Grows the calling thread's malloc arena by 600 MiB and frees it again."""
-    grown = [torch.ones(30 << 18) for _ in range(20)]  # 20 x 30 MiB, then freed
-    del grown
+    return "glibc: no mappings, heap never trimmed, one arena for every thread"
 
 
 def onednn_version():
@@ -337,6 +333,37 @@ def read_signatures(path):
                 seen.add(line)
                 out.append(line)
     return out
+
+
+def time_signature(text, threads, training, a, request_thread):
+    """Rows for one signature on `threads` threads: its main-thread phases, or with a
+    request thread the phases called from there (ON_REQUEST_THREAD); a signature that
+    cannot be run is one errored row, reported with the main-thread phases."""
+    prefix = f"{text} | threads={threads} | "
+    try:
+        phases = phases_of(parse_signature(text), training)
+    except (ValueError, RuntimeError) as e:
+        return [] if request_thread else [{"name": prefix + "error", "run_type": "iteration",
+                                           "error_occurred": True, "error_message": str(e)}]
+    if "infer" in phases:
+        phases["infer_thread"] = phases["infer"]
+    if a.request_thread:
+        phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD}
+    rows = []
+    for phase, fn in phases.items():
+        if (phase in ON_REQUEST_THREAD) != (request_thread is not None):
+            continue
+        try:
+            timed = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions, a.min_time).result()
+                     if request_thread else benchmark_file.time_calls(fn, a.repetitions, a.min_time))
+        except RuntimeError as e:
+            rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
+                         "error_message": str(e)})
+            continue
+        rows += benchmark_file.timing_rows(prefix + phase, timed, threads)
+    if rows:
+        print(f"torch_op_bench: {text} on {threads} thread(s)", file=sys.stderr)
+    return rows
 
 
 def main():
@@ -360,33 +387,18 @@ def main():
     allocator = steady_state_allocator()
     training = not (a.inference or a.request_thread)
     request_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # one, reused, as a server's
-    request_thread.submit(grow_heap).result()  # its own malloc arena, in the same steady state
     rows = []
-    for t in threads:
-        torch.set_num_threads(t)
-        request_thread.submit(torch.set_num_threads, t).result()
-        for text in signatures:
-            prefix = f"{text} | threads={t} | "
-            try:
-                phases = phases_of(parse_signature(text), training)
-                if "infer" in phases:
-                    phases["infer_thread"] = phases["infer"]
-                if a.request_thread:
-                    phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD}
-            except (ValueError, RuntimeError) as e:
-                rows.append({"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
-                             "error_message": str(e)})
-                continue
-            for phase, fn in phases.items():
-                try:
-                    timed = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions, a.min_time).result()
-                             if phase in ON_REQUEST_THREAD else benchmark_file.time_calls(fn, a.repetitions, a.min_time))
-                except RuntimeError as e:
-                    rows.append({"name": prefix + phase, "run_type": "iteration", "error_occurred": True,
-                                 "error_message": str(e)})
-                    continue
-                rows += benchmark_file.timing_rows(prefix + phase, timed, t)
-            print(f"torch_op_bench: {text} on {t} thread(s)", file=sys.stderr)
+    # The request thread's phases come after every main-thread one: once a second thread
+    # has run a team, libgomp manages more threads than there are cores and lets idle
+    # workers sleep at once, so every later parallel region of the main thread wakes its
+    # team (Adam's update of ResNet-18 on two threads: 10 ms, 30 ms after one request-thread
+    # call) where a training process, running one team, does not.
+    for on_request_thread in (False, True):
+        for t in threads:
+            torch.set_num_threads(t)
+            request_thread.submit(torch.set_num_threads, t).result()
+            for text in signatures:
+                rows += time_signature(text, t, training, a, request_thread if on_request_thread else None)
     context = benchmark_file.machine_context(
         __file__, framework="pytorch", torch_version=torch.__version__, onednn_version=onednn_version(),
         threads=a.threads, allocator=allocator,

@@ -2,10 +2,12 @@
 // (tests/data/kernels/every_op.sig) through PyTorch without an error row, writes Google
 // Benchmark JSON that names the framework, and dlsim fits a profile from it that says its
 // kernels came through the framework.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -59,6 +61,34 @@ TEST(TorchOpBench, AnUnknownOperatorIsAnErrorRowAndTheRestRun) {
   for (const auto& b : j["benchmarks"]) (b.value("error_occurred", false) ? errors : timed) += 1;
   EXPECT_EQ(errors, 1);
   EXPECT_EQ(timed, 4);  // relu: fwd, infer, infer_thread and bwd_data, one repetition each
+}
+
+// Once a request thread has run a team of two, every later two-thread region of the main
+// thread wakes its team (Adam's update of ResNet-18: 10 ms alone, 30 ms after one
+// request-thread call), so the request thread's phases come after every main-thread one,
+// and the heap serves every output warm: nothing mapped, nothing trimmed, one arena.
+TEST(TorchOpBench, RequestThreadPhasesComeAfterEveryMainThreadPhase) {
+  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
+  fs::create_directories(dir);
+  const auto sig_file = (dir / "order.sig").string();
+  std::ofstream(sig_file) << "relu fp32 n4 e16\nadd fp32 n4 e16 x2\n";
+  const auto raw = (dir / "order.json").string();
+  const auto run = dlsim::testing::run_command(
+      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--threads", "1,2",
+                     "--repetitions", "1", "--min-time", "0.001", "--out", raw}, true);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = nlohmann::json::parse(read(raw));
+  EXPECT_EQ(j["context"]["allocator"], "glibc: no mappings, heap never trimmed, one arena for every thread");
+  std::vector<std::string> phases;
+  for (const auto& b : j["benchmarks"]) {
+    const auto name = b["name"].get<std::string>();
+    phases.push_back(name.substr(name.rfind("| ") + 2));
+  }
+  // Two thread counts: relu fwd, infer, bwd_data; add fwd, infer; then each one's infer_thread.
+  ASSERT_EQ(phases.size(), 14u);
+  const auto first_request = std::find(phases.begin(), phases.end(), "infer_thread");
+  EXPECT_EQ(first_request - phases.begin(), 10);
+  EXPECT_EQ(std::count(first_request, phases.end(), "infer_thread"), 4);
 }
 
 }  // namespace
