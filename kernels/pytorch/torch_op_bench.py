@@ -267,15 +267,13 @@ def team_wake(sig):
     return {"back_to_back": lambda: torch.relu(x), "idle": idle, "after_idle": after_idle}
 
 
-ON_REQUEST_THREAD = {"infer_thread", "back_to_back", "idle", "after_idle"}
-
-
 def phases_of(sig, training):
-    """{phase: callable} for one signature."""
+    """{phase: callable} for one signature on the main thread (request_thread_phases has
+    the request thread's)."""
     if sig["op"] == "first_touch":
         return first_touch(sig)
     if sig["op"] == "team_wake":
-        return team_wake(sig)
+        return {}
     if sig["op"] in OPTIMIZERS:
         return {"update": optimizer_update(sig)} if training else {}
     inference = inference_forward(sig)
@@ -335,24 +333,33 @@ def read_signatures(path):
     return out
 
 
+def request_thread_phases(sig):
+    """{phase: callable} called from the request thread: the inference forward
+    (infer_thread), or team_wake's phases; {} for anything else."""
+    if sig["op"] == "team_wake":
+        return team_wake(sig)
+    if sig["op"] in ("first_touch", *OPTIMIZERS):
+        return {}
+    return {"infer_thread": fn for fn in inference_forward(sig).values()}
+
+
 def time_signature(text, threads, training, a, request_thread):
     """Rows for one signature on `threads` threads: its main-thread phases, or with a
-    request thread the phases called from there (ON_REQUEST_THREAD); a signature that
-    cannot be run is one errored row, reported with the main-thread phases."""
+    request thread the phases called from there; a signature that cannot be run is one
+    errored row, reported by the pass that times the mode's phases."""
     prefix = f"{text} | threads={threads} | "
     try:
-        phases = phases_of(parse_signature(text), training)
+        sig = parse_signature(text)
+        if request_thread:
+            phases = request_thread_phases(sig)
+        else:
+            phases = {} if a.request_thread else phases_of(sig, training)
     except (ValueError, RuntimeError) as e:
-        return [] if request_thread else [{"name": prefix + "error", "run_type": "iteration",
-                                           "error_occurred": True, "error_message": str(e)}]
-    if "infer" in phases:
-        phases["infer_thread"] = phases["infer"]
-    if a.request_thread:
-        phases = {p: fn for p, fn in phases.items() if p in ON_REQUEST_THREAD}
+        reported_here = (request_thread is not None) == a.request_thread  # once, by the pass that times it
+        return [{"name": prefix + "error", "run_type": "iteration", "error_occurred": True,
+                 "error_message": str(e)}] if reported_here else []
     rows = []
     for phase, fn in phases.items():
-        if (phase in ON_REQUEST_THREAD) != (request_thread is not None):
-            continue
         try:
             timed = (request_thread.submit(benchmark_file.time_calls, fn, a.repetitions, a.min_time).result()
                      if request_thread else benchmark_file.time_calls(fn, a.repetitions, a.min_time))

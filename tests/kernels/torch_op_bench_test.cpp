@@ -26,6 +26,20 @@ std::string read(const fs::path& path) {
   return text.str();
 }
 
+// Times the signatures in `sigs` (one a line) once each, quickly; returns the JSON written.
+nlohmann::json time_quickly(const std::string& name, const std::string& sigs, const std::string& threads) {
+  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
+  fs::create_directories(dir);
+  const auto sig_file = (dir / (name + ".sig")).string();
+  std::ofstream(sig_file) << sigs;
+  const auto raw = (dir / (name + ".json")).string();
+  const auto run = dlsim::testing::run_command(
+      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--threads",
+                     threads, "--repetitions", "1", "--min-time", "0.001", "--out", raw}, true);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return run.exit_code == 0 ? nlohmann::json::parse(read(raw)) : nlohmann::json::object();
+}
+
 TEST(TorchOpBench, EveryOperatorKindRunsAndFitsIntoAFrameworkProfile) {
   const std::string sig_file = DLSIM_SOURCE_DIR "/tests/data/kernels/every_op.sig";
   const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
@@ -47,16 +61,7 @@ TEST(TorchOpBench, EveryOperatorKindRunsAndFitsIntoAFrameworkProfile) {
 }
 
 TEST(TorchOpBench, AnUnknownOperatorIsAnErrorRowAndTheRestRun) {
-  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
-  fs::create_directories(dir);
-  const auto sig_file = (dir / "bad.sig").string();
-  std::ofstream(sig_file) << "frobnicate fp32 n4 e16\nrelu fp32 n4 e16\n";
-  const auto raw = (dir / "bad.json").string();
-  const auto run = dlsim::testing::run_command(
-      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--repetitions",
-                     "1", "--min-time", "0.001", "--out", raw}, true);
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto j = nlohmann::json::parse(read(raw));
+  const auto j = time_quickly("bad", "frobnicate fp32 n4 e16\nrelu fp32 n4 e16\n", "1");
   int errors = 0, timed = 0;
   for (const auto& b : j["benchmarks"]) (b.value("error_occurred", false) ? errors : timed) += 1;
   EXPECT_EQ(errors, 1);
@@ -68,16 +73,7 @@ TEST(TorchOpBench, AnUnknownOperatorIsAnErrorRowAndTheRestRun) {
 // request-thread call), so the request thread's phases come after every main-thread one,
 // and the heap serves every output warm: nothing mapped, nothing trimmed, one arena.
 TEST(TorchOpBench, RequestThreadPhasesComeAfterEveryMainThreadPhase) {
-  const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
-  fs::create_directories(dir);
-  const auto sig_file = (dir / "order.sig").string();
-  std::ofstream(sig_file) << "relu fp32 n4 e16\nadd fp32 n4 e16 x2\n";
-  const auto raw = (dir / "order.json").string();
-  const auto run = dlsim::testing::run_command(
-      DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", sig_file, "--threads", "1,2",
-                     "--repetitions", "1", "--min-time", "0.001", "--out", raw}, true);
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto j = nlohmann::json::parse(read(raw));
+  const auto j = time_quickly("order", "relu fp32 n4 e16\nadd fp32 n4 e16 x2\n", "1,2");
   EXPECT_EQ(j["context"]["allocator"], "glibc: no mappings, heap never trimmed, one arena for every thread");
   std::vector<std::string> phases;
   for (const auto& b : j["benchmarks"]) {
