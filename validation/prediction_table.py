@@ -65,9 +65,12 @@ def plain(cases):
 GOALS = [
     ("TensorFlow 2017's multi-GPU runs, images/s (issue 5: MAPE at most 10%)", ("gpu-train-multi/tensorflow-2017/",)),
     ("the same runs' scaling efficiency", ("gpu-scaling/tensorflow-2017/",)),
-    ("serving on this VM, throughput and P99 (issue 6: every case within 15%)",
+    ("serving on the Zen 5 VM, throughput and P99 (issue 6: every case within 15%)",
      ("cpu-serve/in-process/devbox-epyc-turin/throughput", "cpu-serve/local/devbox-epyc-turin/",
       "cpu-serve/remote-5gbps/devbox-epyc-turin/")),
+    ("the same on a third machine, calibrated and then measured (Zen 4 Genoa, 2026-11-25)",
+     ("cpu-serve/in-process/devbox-epyc-genoa/throughput", "cpu-serve/local/devbox-epyc-genoa/",
+      "cpu-serve/remote-5gbps/devbox-epyc-genoa/")),
 ]
 
 
