@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The whole calibration of a CPU machine that will train and serve, as every development
+# VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
+# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
+# price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
+# that hold a team up, and the Python serving stack over loopback and across a 5 Gbit/s
+# veth link; then the profiles fitted from them.
+#   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
+# writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
+# calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
+# MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
+# Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
+# after a build (build/sim/cli/dlsim); it takes about 20 minutes on 2 vCPUs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+machine=$1
+catalog_cpu=$2
+py=/usr/bin/python3
+ops=calibration/raw/$machine-pytorch
+stack=calibration/raw/$machine-python-serving
+mkdir -p "$ops" "$stack"
+
+calibration/measure_cpu.sh "$machine-pytorch" \
+  "keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4" 1,2
+calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch request-thread
+$py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
+  --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
+$py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
+  --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
+$py kernels/pytorch/stall_trace.py --threads 1,2 --seconds 30 --out "$ops/stall_trace.json"
+for protocol in grpc http; do
+  for link in loopback veth; do
+    $py kernels/net/py_transfer_bench.py --protocol $protocol --link $link \
+      --out "$stack/python_${protocol}_${link}.json"
+  done
+done
+
+build/sim/cli/dlsim calibrate "$ops"/*.json --machine "$machine" --catalog-cpu "$catalog_cpu" \
+  -o "calibration/profiles/$machine-pytorch.toml"
+for protocol in grpc http; do
+  build/sim/cli/dlsim calibrate "$stack/python_${protocol}_loopback.json" --machine "$machine" \
+    --catalog-cpu "$catalog_cpu" -o "calibration/profiles/protocols/python-$protocol-$machine.toml"
+done
