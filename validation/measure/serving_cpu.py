@@ -175,6 +175,15 @@ def in_process_main(args):
     print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu}))
 
 
+def keep_latencies(path, row, latencies):
+    """Appends one configuration's request latencies (ms, in the order they finished) to a JSON-lines file."""
+    key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
+                               "server_threads", "date")}
+    with open(path, "a") as f:
+        finished = datetime.datetime.utcnow().strftime("%H:%M:%S")
+        f.write(json.dumps({**key, "finished_utc": finished, "latencies_ms": [round(1e3 * t, 3) for t in latencies]}) + "\n")
+
+
 def percentile(values, q):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -209,6 +218,7 @@ def main():
     ap.add_argument("--images", type=int, default=0, help="time at least this many images per configuration")
     ap.add_argument("--deployments", default="in-process,local,remote")
     ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
+    ap.add_argument("--latencies", help="JSON lines to append each configuration's request latencies to")
     args = ap.parse_args()
     if args.quick:
         args.batches, args.requests, args.deployments = "1", 6, "in-process,local"
@@ -249,6 +259,8 @@ def main():
                        "python": sys.version.split()[0], "date": datetime.date.today().isoformat()}
                 out.writerow(row)
                 f.flush()
+                if args.latencies:
+                    keep_latencies(args.latencies, row, latencies)
                 print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
                       f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms", file=sys.stderr)
 
