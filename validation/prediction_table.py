@@ -71,6 +71,13 @@ GOALS = [
     ("the same on a third machine, calibrated and then measured (Zen 4 Genoa, 2026-11-25)",
      ("cpu-serve/in-process/devbox-epyc-genoa/throughput", "cpu-serve/local/devbox-epyc-genoa/",
       "cpu-serve/remote-5gbps/devbox-epyc-genoa/")),
+    ("the same on a fourth, calibrated and then measured (Zen 3 Milan, 2026-11-25 evening)",
+     ("cpu-serve/in-process/devbox-epyc-milan/throughput", "cpu-serve/local/devbox-epyc-milan/",
+      "cpu-serve/remote-5gbps/devbox-epyc-milan/")),
+    ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
+     ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
+      "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
+      "cpu-serve/remote-5gbps/devbox-epyc-milan-carried-from-genoa/")),
 ]
 
 

@@ -32,10 +32,11 @@ nlohmann::json predict(const std::string& deployment, int batch, std::vector<std
   return nlohmann::json::parse(r.output);
 }
 
-nlohmann::json served(const std::string& where, const std::string& protocol, const std::string& mode, int batch) {
+nlohmann::json served(const std::string& where, const std::string& protocol, const std::string& mode, int batch,
+                      const std::string& input = "files") {
   return predict(where + "_grpc", batch,
                  {"serving.protocol=\"" + protocol + "\"", "serving.mode=\"" + mode + "\"",
-                  mode == "sync" ? "serving.concurrency=1" : "serving.concurrency=4"});
+                  mode == "sync" ? "serving.concurrency=1" : "serving.concurrency=4", "serving.input=\"" + input + "\""});
 }
 
 double images_per_s(const nlohmann::json& j) { return j["throughput_images_per_s"].get<double>(); }
@@ -100,6 +101,24 @@ TEST(StudyA, DistributedIsBelowMicroserviceForSmallBatches) {
     for (const char* mode : {"sync", "async"})
       EXPECT_LT(images_per_s(served("remote", "grpc", mode, b)), images_per_s(served("local", "grpc", mode, b)))
           << mode << " b" << b;
+}
+
+// "NVIDIA's perf client on the same node: 458 images/s, against 410 for the study's async
+// gRPC client": the perf client sends tensors it holds and loads no files, yet it is only
+// 458/410 = 1.12 times faster, because the asynchronous client loads its next files while
+// the server works.  dlsim: within 10% of each other at every batch, the files hiding
+// entirely (from 8 images on the client from files even comes out 3-5% faster, its
+// decoding spacing out sends that otherwise contend for the host's cores; not the study's
+// direction), while the synchronous client, loading as the GPU waits, falls to under 60%
+// of the perf client's rate from 8 images on.
+TEST(StudyA, TheAsyncClientComesCloseToNvidiasPerfClient) {
+  for (int b : kBatches) {
+    const double perf_client = images_per_s(served("local", "grpc", "async", b, "tensors"));
+    EXPECT_NEAR(images_per_s(served("local", "grpc", "async", b)) / perf_client, 1.0, 0.1) << "b" << b;
+    if (b >= 8) {
+      EXPECT_LT(images_per_s(served("local", "grpc", "sync", b)) / perf_client, 0.6) << "b" << b;
+    }
+  }
 }
 
 // "Mean GPU utilisation: about 50% for simple, 75-80% for the others in async gRPC": the
