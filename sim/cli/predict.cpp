@@ -54,12 +54,19 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                              fmt::format("at most {}, the widest instructions of {}", to.simd, to.name),
                              "a binary built for wider instructions does not run there"});
   const double peak = isa.empty() ? to.peak_fp32_flops_per_core() : to.peak_fp32_flops_per_core(isa);
+  const std::string& to_simd = isa.empty() ? to.simd : isa;
+  // The libraries pick other kernels for other vector widths, and equal peaks then do not make
+  // equal speed (validation/cases/pytorch_cpu_devbox_milan.toml: Zen 4's AVX-512 profile on a
+  // Zen 3 with AVX2, rated alike by the catalog, came out far too fast).
+  const std::string widths =
+      from.simd == to_simd ? "" : fmt::format("; across vector widths ({} to {}): calibrate this CPU", from.simd, to_simd);
   return perf::CpuScaling{
       from.peak_fp32_flops_per_core() / peak, from.base_clock_Hz / to.base_clock_Hz,
       fmt::format("carried from {} to {}{}: convolutions and GEMMs by per-core peak FP32 ({:.0f} vs {:.0f} GFLOP/s), "
-                  "other kernels by clock ({:.2f} vs {:.2f} GHz)",
+                  "other kernels by clock ({:.2f} vs {:.2f} GHz){}",
                   from.name, to.name, isa.empty() ? "" : " running a binary built for " + isa,
-                  from.peak_fp32_flops_per_core() / 1e9, peak / 1e9, from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9)};
+                  from.peak_fp32_flops_per_core() / 1e9, peak / 1e9, from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9,
+                  widths)};
 }
 
 // What the catalog's GPU can deliver: its arithmetic peaks as far as its SMs can issue them,

@@ -181,6 +181,24 @@ TEST(Commands, AJobIsBilledByItsProvidersRule) {
   EXPECT_GE(per_hour["usd"].get<double>(), per_minute["usd"].get<double>());
 }
 
+// A profile carried to a CPU of another vector width says so: its kernels there are other
+// kernels (the Zen 4's AVX-512 profile on the AVX2 Zen 3 came out 28-60% off); one carried
+// between CPUs of the same width does not.
+TEST(Commands, CarryingAcrossVectorWidthsIsFlagged) {
+  const auto scaled_to = [&](const std::string& profile, const std::string& cpu) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile + " --set system.cpu=" + cpu);
+    EXPECT_EQ(code, 0) << out;
+    return nlohmann::json::parse(out)["provenance"]["scaled_to"].get<std::string>();
+  };
+  const std::string across = scaled_to("devbox-epyc-genoa-2vcpu-pytorch.toml", "epyc-milan-kvm");
+  EXPECT_NE(across.find("across vector widths (avx512 to avx2)"), std::string::npos) << across;
+  const std::string same = scaled_to("devbox-epyc-turin-2vcpu-pytorch.toml", "epyc-genoa-kvm");
+  EXPECT_NE(same.find("carried from epyc-turin-kvm to epyc-genoa-kvm"), std::string::npos) << same;
+  EXPECT_EQ(same.find("across vector widths"), std::string::npos) << same;
+}
+
 // A c5.4xlarge's 16 vCPUs are 8 cores' hyperthreads: 16 framework threads train at the
 // speed of 8, and the provenance says so; 4 threads are slower than 8.
 TEST(Commands, HyperthreadsBeyondTheCoresAddNoSpeed) {
