@@ -107,9 +107,9 @@ TEST(StudyA, DistributedIsBelowMicroserviceForSmallBatches) {
 // gRPC client": the perf client sends tensors it holds and loads no files, yet it is only
 // 458/410 = 1.12 times faster, because the asynchronous client loads its next files while
 // the server works.  dlsim: within 10% of each other at every batch, the files hiding
-// entirely (from 8 images on the client from files even comes out 3-5% faster, its
-// decoding spacing out sends that otherwise contend for the host's cores; not the study's
-// direction), while the synchronous client, loading as the GPU waits, falls to under 60%
+// entirely (from 8 images on the client from files even comes out 3-5% faster, not the
+// study's direction and not yet explained; its decoding may space out sends that would
+// otherwise contend for the host's cores), while the synchronous client, loading as the GPU waits, falls to under 60%
 // of the perf client's rate from 8 images on.
 TEST(StudyA, TheAsyncClientComesCloseToNvidiasPerfClient) {
   for (int b : kBatches) {
