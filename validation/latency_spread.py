@@ -7,18 +7,18 @@ campaign, the P99 campaigns' spread, and the 90% interval of each campaign's P99
     validation/latency_spread.py validation/data/serving_latencies_devbox_milan.jsonl
 
 A P99 over 24 requests is the largest of them; over 256 it is the third largest: a model
-cannot be checked against it more closely than this interval says.
+cannot be checked against it more closely than this interval says.  A resample never
+exceeds its campaign's slowest request, so for 24 requests the interval is a lower bound
+of the spread; the campaigns' spread is the stronger evidence.
 """
 import collections
 import json
+import os
 import random
 import sys
 
-
-def percentile(values, q):
-    """The harness's own percentile (serving_cpu.py): the nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "measure"))
+from serving_cpu import percentile  # noqa: E402  the harness's own nearest-rank percentile
 
 
 def bootstrap_interval(values, q, draws=2000, seed=1):
@@ -34,7 +34,8 @@ def main():
             row = json.loads(line)
             key = (row["deployment"], row["protocol"] or "-", row["mode"], row["batch"], row["server_threads"])
             campaigns[key].append(row["latencies_ms"])
-    print("| configuration | requests | P50 (ms) | P99 (ms) | P99 90% interval (ms) | interval / P99 | campaigns' P99 spread |")
+    print("| configuration | requests | P50 (ms) | P99 (ms) | P99 90% interval (ms) | interval / P99 "
+          "| campaigns' P99 spread |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for (deployment, protocol, mode, batch, threads), runs in sorted(campaigns.items(), key=lambda kv: str(kv[0])):
         p99s = [percentile(r, 0.99) for r in runs]

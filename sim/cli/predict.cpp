@@ -59,7 +59,8 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
   // equal speed (validation/cases/pytorch_cpu_devbox_milan.toml: Zen 4's AVX-512 profile on a
   // Zen 3 with AVX2, rated alike by the catalog, came out far too fast).
   const std::string widths =
-      from.simd == to_simd ? "" : fmt::format("; across vector widths ({} to {}): calibrate this CPU", from.simd, to_simd);
+      from.simd == to_simd ? ""
+                           : fmt::format("; across vector widths ({} to {}): calibrate this CPU", from.simd, to_simd);
   return perf::CpuScaling{
       from.peak_fp32_flops_per_core() / peak, from.base_clock_Hz / to.base_clock_Hz,
       fmt::format("carried from {} to {}{}: convolutions and GEMMs by per-core peak FP32 ({:.0f} vs {:.0f} GFLOP/s), "

@@ -36,7 +36,8 @@ nlohmann::json served(const std::string& where, const std::string& protocol, con
                       const std::string& input = "files") {
   return predict(where + "_grpc", batch,
                  {"serving.protocol=\"" + protocol + "\"", "serving.mode=\"" + mode + "\"",
-                  mode == "sync" ? "serving.concurrency=1" : "serving.concurrency=4", "serving.input=\"" + input + "\""});
+                  mode == "sync" ? "serving.concurrency=1" : "serving.concurrency=4",
+                  "serving.input=\"" + input + "\""});
 }
 
 double images_per_s(const nlohmann::json& j) { return j["throughput_images_per_s"].get<double>(); }
@@ -109,8 +110,8 @@ TEST(StudyA, DistributedIsBelowMicroserviceForSmallBatches) {
 // the server works.  dlsim: within 10% of each other at every batch, the files hiding
 // entirely (from 8 images on the client from files even comes out 3-5% faster, not the
 // study's direction and not yet explained; its decoding may space out sends that would
-// otherwise contend for the host's cores), while the synchronous client, loading as the GPU waits, falls to under 60%
-// of the perf client's rate from 8 images on.
+// otherwise contend for the host's cores), while the synchronous client, loading as the
+// GPU waits, falls to under 60% of the perf client's rate from 8 images on.
 TEST(StudyA, TheAsyncClientComesCloseToNvidiasPerfClient) {
   for (int b : kBatches) {
     const double perf_client = images_per_s(served("local", "grpc", "async", b, "tensors"));

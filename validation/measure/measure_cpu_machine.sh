@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The runs that check a calibrated CPU machine (validation/data/README.md): the 40 PyTorch
-# training and inference runs, each in a process of its own, then the serving
-# configurations twice over, the server's model on one thread and on two, interleaved so
-# that the machine's drift within the hour shows as two campaigns of each.
+# training and inference runs, each in a process of its own, then four campaigns of the
+# serving configurations, the server's model on one thread, two, one and two, so that the
+# machine's drift within the hour shows as two campaigns of each.
 #   validation/measure/measure_cpu_machine.sh MACHINE NAME
 # writes validation/data/pytorch_cpu_NAME.csv and validation/data/serving_cpu_NAME.csv, and
 # every served request's latency to validation/data/serving_latencies_NAME.jsonl.
 # Run it as root (the remote deployment's veth link) right after
 # calibration/calibrate_cpu_machine.sh MACHINE ..., on an otherwise idle machine; it takes
-# about 45 minutes on 2 vCPUs.
+# about 65 minutes on 2 vCPUs (the Zen 3 VM, 2026-11-25).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 machine=$1

@@ -179,9 +179,9 @@ def keep_latencies(path, row, latencies):
     """Appends one configuration's request latencies (ms, in the order they finished) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
+    key["finished_utc"] = datetime.datetime.utcnow().strftime("%H:%M:%S")
     with open(path, "a") as f:
-        finished = datetime.datetime.utcnow().strftime("%H:%M:%S")
-        f.write(json.dumps({**key, "finished_utc": finished, "latencies_ms": [round(1e3 * t, 3) for t in latencies]}) + "\n")
+        f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies]}) + "\n")
 
 
 def percentile(values, q):
