@@ -3,14 +3,14 @@
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
 # 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
 # price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
-# that hold a team up, and the Python serving stack over loopback and across a 5 Gbit/s
+# that hold a team up and of its speed between, and the Python serving stack over loopback and across a 5 Gbit/s
 # veth link; then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
-# after a build (build/sim/cli/dlsim); it takes about 20 minutes on 2 vCPUs.
+# after a build (build/sim/cli/dlsim); it takes about 23 minutes on 2 vCPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
@@ -27,7 +27,7 @@ $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n327
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
   --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
-$py kernels/pytorch/stall_trace.py --threads 1,2 --seconds 30 --out "$ops/stall_trace.json"
+$py kernels/pytorch/stall_trace.py --threads 1,2 --out "$ops/stall_trace.json"
 for protocol in grpc http; do
   for link in loopback veth; do
     $py kernels/net/py_transfer_bench.py --protocol $protocol --link $link \

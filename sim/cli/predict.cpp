@@ -23,14 +23,15 @@ namespace dlsim::cli {
 namespace {
 
 // Steps and requests simulated: the model is deterministic, so a few show the steady state;
-// where a CPU's interruptions stall its passes (infer/stalls.hpp), enough requests for their
-// P99 to stand on a few hundred.
+// where a CPU's interruptions stall its passes or its speed drifts (infer/stalls.hpp), enough
+// requests for their P99 to stand on a few hundred.
 constexpr int kTrainingSteps = 3;
 constexpr int kRequestsPerClient = 8;
 constexpr int kStalledRequests = 512;
 
 int requests_per_client(const perf::StepPlan& plan, int clients) {
-  return plan.stalls.durations_s.empty() ? kRequestsPerClient
+  return plan.stalls.durations_s.empty() && plan.stalls.speed.slowdowns.empty()
+             ? kRequestsPerClient
                                          : std::max(kRequestsPerClient, (kStalledRequests + clients - 1) / clients);
 }
 

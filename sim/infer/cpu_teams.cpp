@@ -21,13 +21,15 @@ void CpuTeams::settle(Host* machine) {
 }
 
 void CpuTeams::interrupt(Host* machine, int threads, const perf::StallTrace& trace) {
-  if (trace.durations_s.empty()) return;  // nothing traced, or nothing met
+  if (trace.durations_s.empty() && trace.speed.slowdowns.empty()) return;  // nothing traced, or nothing met
   machines_[machine].stalls.insert_or_assign(threads, Stalls(trace, 0x5eed + machines_.size()));
 }
 
 void CpuTeams::run_team(Host* machine, double seconds, int threads) {
   Machine& m = machines_[machine];  // a node of the map: stays where it is
   const double start = simgrid::s4u::Engine::get_clock();
+  const auto stalls = m.stalls.find(threads);
+  if (stalls != m.stalls.end()) seconds = stalls->second.at_speed(start, seconds);
   const ExecPtr team = simgrid::s4u::this_actor::exec_init(seconds * platform::kOpsPerSecond)
                            ->set_host(machine)
                            ->set_thread_count(threads);
@@ -39,7 +41,7 @@ void CpuTeams::run_team(Host* machine, double seconds, int threads) {
   m.team_threads -= threads;
   m.teams.erase(std::remove(m.teams.begin(), m.teams.end(), team), m.teams.end());
   settle(machine);
-  if (const auto stalls = m.stalls.find(threads); stalls != m.stalls.end())
+  if (stalls != m.stalls.end())
     if (const double stalled = stalls->second.during(start, simgrid::s4u::Engine::get_clock()); stalled > 0)
       simgrid::s4u::this_actor::sleep_for(stalled);
 }

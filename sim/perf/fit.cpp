@@ -121,6 +121,13 @@ std::string way_of_timing(const RawBenchmarks& file) {
   return it == file.context.end() ? "onednn" : it->second;
 }
 
+// A speed trace's windows (their median calls, in order) as slowdowns over the median window.
+std::vector<double> slowdowns(std::vector<double> windows) {
+  const double median = summarize(windows).median_s;
+  for (double& w : windows) w /= median;
+  return windows;
+}
+
 }  // namespace
 
 Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inputs) {
@@ -198,6 +205,10 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
       StallTrace& trace = profile.stalls[key.threads];
       if (key.phase == "traced")
         for (double s : t) trace.traced_s += s;
+      else if (key.phase == "window")
+        trace.speed.window_s = t.front();
+      else if (key.phase == "speed")
+        trace.speed.slowdowns = slowdowns(t);
       else
         trace.durations_s.insert(trace.durations_s.end(), t.begin(), t.end());
       continue;
@@ -213,6 +224,12 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     g.x.push_back(std::move(x));
     g.y.push_back(profile.measured[key].median_s);
   }
+  for (const auto& [threads, trace] : profile.stalls)
+    if (trace.speed.slowdowns.empty() != (trace.speed.window_s <= 0))
+      throw InputError(Problem{{raw.front().path, 0, 0}, fmt::format("{} threads={}", kStallOp, threads),
+                               trace.speed.slowdowns.empty() ? "window" : "speed",
+                               "a speed trace's windows and their length, both",
+                               "rerun kernels/pytorch/stall_trace.py"});
   for (const auto& [id, g] : groups) {
     FitModel m = fit_model(g.x, g.y, model_features(std::get<0>(id)));
     m.op = std::get<0>(id);

@@ -58,12 +58,19 @@ struct FitModel {
 // each per training step and once per inference.
 // How a machine interrupts a team of threads (kernels/pytorch/stall_trace.py): the stalls
 // longer than the benchmark's threshold seen while an operator ran back to back for
-// traced_s, each its excess over the median call.  Operator timings are medians of
-// repetitions and leave these out; the serving simulation replays them (sim/infer/stalls.hpp).
+// traced_s, each its excess over the median call; and how its speed drifts between them,
+// window by window in order, each window's median call of a convolution over the median
+// window's.  Operator timings are medians of repetitions and leave both out; the serving
+// simulation replays them (sim/infer/stalls.hpp).
 inline constexpr const char* kStallOp = "stall";
+struct SpeedTrace {
+  double window_s = 0;
+  std::vector<double> slowdowns;  // 1: the median window
+};
 struct StallTrace {
   double traced_s = 0;
   std::vector<double> durations_s;
+  SpeedTrace speed;  // empty where not traced (profiles fitted before 2026-11-25)
 };
 
 struct FrameworkRules {

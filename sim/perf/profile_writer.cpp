@@ -72,6 +72,10 @@ std::string profile_toml(const Profile& p) {
     for (double d : trace.durations_s) durations.push_back(number(d * 1e6));
     out += fmt::format("\n[[stalls]]\nthreads = {}\ntraced_s = {}\ndurations_us = {}\n", threads,
                        number(trace.traced_s), list(durations));
+    if (trace.speed.slowdowns.empty()) continue;
+    std::vector<std::string> slowdowns;
+    for (double s : trace.speed.slowdowns) slowdowns.push_back(fmt::format("{:.4f}", s));
+    out += fmt::format("speed_window_ms = {}\nspeed = {}\n", number(trace.speed.window_s * 1e3), list(slowdowns));
   }
   return out;
 }

@@ -12,6 +12,7 @@ namespace dlsim::scenario {
 namespace {
 
 constexpr double kMaxMicroseconds = 1e12;
+constexpr double kMaxSlowdown = 1e3;  // a speed window this many times the median is no speed
 
 struct Header {
   std::string base;  // a derived profile's measured profile, relative to its own file
@@ -94,11 +95,22 @@ void read_stalls(TableReader& r, perf::Profile& p) {
                   "refit the profile from stall_trace.py's raw file");
   if (threads && p.stalls.count(static_cast<int>(*threads)))
     r.problem("threads", std::to_string(*threads), "one [[stalls]] per thread count");
+  const auto window = r.number("speed_window_ms", 1e-3, 1e6, false);
+  const auto speed = r.numbers("speed", false);
+  if (speed)
+    for (double s : *speed)
+      if (!(s > 0 && s <= kMaxSlowdown))
+        r.problem("speed", fmt::format("{}", s), fmt::format("slowdowns over the median window in (0, {}]", kMaxSlowdown),
+                  "refit the profile from stall_trace.py's raw file");
+  if (speed.has_value() != window.has_value())
+    r.problem(speed ? "speed_window_ms" : "speed", "", "a speed trace and its windows' length, both",
+              "refit the profile from stall_trace.py's raw file");
   r.finish();
   if (!threads || !traced || !durations) return;
   perf::StallTrace& trace = p.stalls[static_cast<int>(*threads)];
   trace.traced_s = *traced;
   for (double d : *durations) trace.durations_s.push_back(d * 1e-6);
+  if (speed && window && !speed->empty()) trace.speed = {*window * 1e-3, *speed};
 }
 
 perf::Profile parse(const std::string& text, const std::string& source_name, Header& header) {

@@ -64,7 +64,7 @@ double passes_among_two_thread_stalls(int threads) {
   auto engine = platform::make_engine();
   simgrid::s4u::Host* machine = platform::build_single_host("machine", 2);
   CpuTeams cores;
-  cores.interrupt(machine, 2, {1.0, std::vector<double>(100, 1e-3)});
+  cores.interrupt(machine, 2, {1.0, std::vector<double>(100, 1e-3), {}});
   double end = 0;
   simgrid::s4u::Actor::create("team", machine, [&] {
     for (int pass = 0; pass < 100; ++pass) cores.run_team(machine, 0.010, threads);

@@ -108,6 +108,22 @@ TEST(FitProfile, AStallTraceIsKeptWholeBesideTheKernels) {
   for (const auto& fit : p.fits) EXPECT_EQ(fit.op, "relu");
 }
 
+// Its speed windows become slowdowns over the median window, in the order traced.
+TEST(FitProfile, ASpeedTraceIsKeptInOrderOverItsMedianWindow) {
+  auto raw = relu_timings("torch.json", "pytorch");
+  raw.times[{"stall fp32 n1 e200704", "traced", 1}] = {60.0};
+  raw.times[{"stall fp32 n1 e200704", "speed", 1}] = {4e-3, 2e-3, 2.5e-3};
+  raw.times[{"stall fp32 n1 e200704", "window", 1}] = {0.02};
+  const Profile p = fit_profile({raw}, {"m", "", "test", ""});
+  EXPECT_EQ(p.stalls.at(1).speed.window_s, 0.02);
+  ASSERT_EQ(p.stalls.at(1).speed.slowdowns.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.stalls.at(1).speed.slowdowns[0], 1.6);
+  EXPECT_DOUBLE_EQ(p.stalls.at(1).speed.slowdowns[1], 0.8);
+  EXPECT_DOUBLE_EQ(p.stalls.at(1).speed.slowdowns[2], 1.0);
+  raw.times.erase({"stall fp32 n1 e200704", "window", 1});
+  EXPECT_THROW(fit_profile({raw}, {"m", "", "test", ""}), InputError);
+}
+
 TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
   EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t", ""}),
                InputError);

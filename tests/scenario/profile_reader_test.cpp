@@ -20,7 +20,7 @@ TEST(ProfileReader, ReadsBackWhatTheWriterWrote) {
   p.measured[{"relu fp32 n2 e8", "fwd", 2}] = {10e-6, 9e-6, 12.5e-6, 5};
   p.measured[{"relu fp32 n2 e8", "infer", 2}] = {10e-6, 9e-6, 12.5e-6, 5, 15e-6};  // its CPU time too
   p.fits.push_back({"relu", "fp32", "fwd", 2, {"one", "bytes"}, {1e-6, 2.5e-11}, 0.125, 7});
-  p.stalls[2] = {30.0, {250e-6, 4e-3}};
+  p.stalls[2] = {30.0, {250e-6, 4e-3}, {0.020, {0.9125, 1.0, 1.25}}};
   const std::string text = perf::profile_toml(p);
   const perf::Profile q = parse_profile(text, "p.toml");
   EXPECT_EQ(q.machine, p.machine);
@@ -40,6 +40,8 @@ TEST(ProfileReader, ReadsBackWhatTheWriterWrote) {
   EXPECT_EQ(q.stalls.at(2).traced_s, 30.0);
   EXPECT_EQ(q.stalls.at(2).durations_s.size(), 2u);
   EXPECT_NEAR(q.stalls.at(2).durations_s[1], 4e-3, 1e-15);
+  EXPECT_NEAR(q.stalls.at(2).speed.window_s, 0.020, 1e-15);
+  EXPECT_EQ(q.stalls.at(2).speed.slowdowns, p.stalls.at(2).speed.slowdowns);
   EXPECT_EQ(perf::profile_toml(q), text);  // deterministic round trip
 }
 
@@ -51,6 +53,17 @@ TEST(ProfileReader, RefusesAStallOfNoTime) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("durations_us"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProfileReader, RefusesASpeedTraceWithoutItsWindow) {
+  const std::string text = "[profile]\ndevice = \"cpu\"\nmachine = \"m\"\n\n[[stalls]]\nthreads = 2\ntraced_s = 30\n"
+                           "durations_us = [250]\nspeed = [1.0, 1.2]\n";
+  try {
+    parse_profile(text, "bad.toml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("speed_window_ms"), std::string::npos) << e.what();
   }
 }
 
