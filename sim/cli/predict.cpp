@@ -30,9 +30,8 @@ constexpr int kRequestsPerClient = 8;
 constexpr int kStalledRequests = 512;
 
 int requests_per_client(const perf::StepPlan& plan, int clients) {
-  return plan.stalls.durations_s.empty() && plan.stalls.speed.slowdowns.empty()
-             ? kRequestsPerClient
-                                         : std::max(kRequestsPerClient, (kStalledRequests + clients - 1) / clients);
+  const bool steady = plan.stalls.durations_s.empty() && plan.stalls.speed.slowdowns.empty();
+  return steady ? kRequestsPerClient : std::max(kRequestsPerClient, (kStalledRequests + clients - 1) / clients);
 }
 
 std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const scenario::RunSpec& spec,

@@ -83,5 +83,21 @@ TEST(CpuTeams, ATeamMeetsTheStallsTracedForItsWidth) {
 
 TEST(CpuTeams, ATeamOfAnotherWidthMeetsNone) { EXPECT_NEAR(passes_among_two_thread_stalls(1), 1.0, 1e-9); }
 
+// A team's passes run at the speed of the machine's windows they fall in: 100 passes of
+// 10 ms through windows a quarter slower than the median take 1.25 s.
+TEST(CpuTeams, ATeamRunsAtTheTracedSpeed) {
+  auto engine = platform::make_engine();
+  simgrid::s4u::Host* machine = platform::build_single_host("machine", 2);
+  CpuTeams cores;
+  cores.interrupt(machine, 1, {60.0, {}, {0.020, {1.25, 1.25}}});
+  double end = 0;
+  simgrid::s4u::Actor::create("team", machine, [&] {
+    for (int pass = 0; pass < 100; ++pass) cores.run_team(machine, 0.010, 1);
+    end = simgrid::s4u::Engine::get_clock();
+  });
+  engine->run();
+  EXPECT_NEAR(end, 1.25, 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::infer
