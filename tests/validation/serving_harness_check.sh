@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The serving harness and its protocol calibration run here, briefly: the Python stack's
-# transfer benchmark writes rows `dlsim calibrate` fits, and serving_cpu.py --quick serves a
-# model in-process and over both protocols on loopback, writing one row per deployment.
+# transfer benchmark writes rows `dlsim calibrate` fits, the stall and speed trace rows it
+# fits into a profile's [[stalls]], and serving_cpu.py --quick serves a model in-process
+# and over both protocols on loopback, writing one row per deployment.
 #   serving_harness_check.sh DLSIM SOURCE_DIR
 set -euo pipefail
 dlsim=$1
@@ -12,6 +13,10 @@ trap 'rm -rf "$work"' EXIT
   --min-time 0.01 --out "$work/raw.json" 2>/dev/null
 "$dlsim" calibrate "$work/raw.json" --machine here -o "$work/protocol.toml" >/dev/null
 grep -q 'name = "python-grpc on python-' "$work/protocol.toml"
+/usr/bin/python3 "$src/kernels/pytorch/stall_trace.py" --threads 1 --seconds 0.2 --out "$work/stalls.json" 2>/dev/null
+"$dlsim" calibrate "$work/stalls.json" --machine here -o "$work/stalls.toml" >/dev/null
+grep -q '^speed_window_ms = 20$' "$work/stalls.toml"
+grep -Eq '^speed = \[[0-9.]+, ' "$work/stalls.toml"
 /usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --out "$work/serving.csv" 2>/dev/null
 /usr/bin/python3 - "$work/serving.csv" <<'PY'
 import csv, sys
