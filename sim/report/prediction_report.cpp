@@ -22,6 +22,20 @@ double percentile(std::vector<double> values, double q) {
 
 ordered_json band(double p10, double p50, double p90) { return {{"p10", p10}, {"p50", p50}, {"p90", p90}}; }
 
+// What a CPU inference's latency tail is made of besides queueing: the machine's traced
+// stalls and speed drift (infer/stalls.hpp), or nothing, which a user should know.
+std::string tail_source(const perf::StallTrace& trace, const std::string& machine) {
+  if (trace.durations_s.empty() && trace.speed.slowdowns.empty())
+    return "no stall or speed trace in the profile: P99 holds queueing alone, and a real machine's runs more "
+           "(kernels/pytorch/stall_trace.py)";
+  std::string out = fmt::format("{} stalls in {:.0f} s", trace.durations_s.size(), trace.traced_s);
+  if (trace.speed.slowdowns.empty())
+    return out + fmt::format(" traced on {}, replayed; no speed trace: P99 may be low (rerun stall_trace.py)", machine);
+  return out + fmt::format(" and the speed of {} windows of {:.0f} ms (P90 {:.2f}x the median) traced on {}, replayed",
+                           trace.speed.slowdowns.size(), trace.speed.window_s * 1e3,
+                           percentile(trace.speed.slowdowns, 0.9), machine);
+}
+
 ordered_json provenance(const Prediction& p) {
   ordered_json shares = ordered_json::object();
   for (auto source : perf::kSources) {
@@ -38,6 +52,7 @@ ordered_json provenance(const Prediction& p) {
                       {"profile_machine", p.profile_machine},
                       {"framework", p.framework}};
   if (!p.scaling.empty()) out["scaled_to"] = p.scaling;
+  if (!p.on_gpu && p.inference) out["tail"] = tail_source(p.plan.stalls, p.profile_machine);
   return out;
 }
 
@@ -169,6 +184,7 @@ std::string prediction_table(const ordered_json& run) {
   out += fmt::format("  predicted time: {} ({} kernels; profile {})\n", shares, p["kernels"].get<size_t>(),
                      p["profile"].get<std::string>());
   if (p.contains("scaled_to")) out += fmt::format("  rests on: {}\n", p["scaled_to"].get<std::string>());
+  if (p.contains("tail")) out += fmt::format("  latency tail: {}\n", p["tail"].get<std::string>());
   return out;
 }
 

@@ -199,6 +199,22 @@ TEST(Commands, CarryingAcrossVectorWidthsIsFlagged) {
   EXPECT_EQ(same.find("across vector widths"), std::string::npos) << same;
 }
 
+// A CPU inference says what its latency tail rests on: the profile's stall and speed trace,
+// stalls alone (profiles traced before the speed was), or nothing.
+TEST(Commands, ACpuInferenceSaysWhatItsTailRestsOn) {
+  const auto tail = [&](const std::string& profile) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile);
+    EXPECT_EQ(code, 0) << out;
+    return nlohmann::json::parse(out)["provenance"]["tail"].get<std::string>();
+  };
+  const std::string both = tail("devbox-epyc-milan-2vcpu-pytorch.toml");
+  EXPECT_NE(both.find("250 stalls in 60 s and the speed of 3000 windows of 20 ms"), std::string::npos) << both;
+  EXPECT_NE(tail("devbox-epyc-turin-2vcpu-pytorch.toml").find("no speed trace"), std::string::npos);
+  EXPECT_NE(tail("devbox-emerald-rapids-2vcpu-pytorch.toml").find("no stall or speed trace"), std::string::npos);
+}
+
 // A c5.4xlarge's 16 vCPUs are 8 cores' hyperthreads: 16 framework threads train at the
 // speed of 8, and the provenance says so; 4 threads are slower than 8.
 TEST(Commands, HyperthreadsBeyondTheCoresAddNoSpeed) {
