@@ -3,8 +3,8 @@
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
 # 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
 # price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
-# that hold a team up and of its speed between, and the Python serving stack over loopback and across a 5 Gbit/s
-# veth link; then the profiles fitted from them.
+# that hold a team up and of its speed between, and the Python serving stack over
+# loopback and across a 5 Gbit/s veth link; then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.

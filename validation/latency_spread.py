@@ -18,7 +18,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "measure"))
-from serving_cpu import percentile  # noqa: E402  the harness's own nearest-rank percentile
+from serving_cpu import percentile  # noqa: E402  the harness's own percentile (rank rounded)
 
 
 def bootstrap_interval(values, q, draws=2000, seed=1):

@@ -181,16 +181,21 @@ TEST(Commands, AJobIsBilledByItsProvidersRule) {
   EXPECT_GE(per_hour["usd"].get<double>(), per_minute["usd"].get<double>());
 }
 
+// One provenance entry of a CPU inference from a committed profile, with more `--set`s.
+std::string cpu_infer_provenance(const std::string& key, const std::string& profile, const std::string& sets = "") {
+  const auto [code, out] =
+      run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+          " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile + sets);
+  EXPECT_EQ(code, 0) << out;
+  return nlohmann::json::parse(out)["provenance"][key].get<std::string>();
+}
+
 // A profile carried to a CPU of another vector width says so: its kernels there are other
 // kernels (the Zen 4's AVX-512 profile on the AVX2 Zen 3 came out 28-60% off); one carried
 // between CPUs of the same width does not.
 TEST(Commands, CarryingAcrossVectorWidthsIsFlagged) {
-  const auto scaled_to = [&](const std::string& profile, const std::string& cpu) {
-    const auto [code, out] =
-        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
-            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile + " --set system.cpu=" + cpu);
-    EXPECT_EQ(code, 0) << out;
-    return nlohmann::json::parse(out)["provenance"]["scaled_to"].get<std::string>();
+  const auto scaled_to = [](const std::string& profile, const std::string& cpu) {
+    return cpu_infer_provenance("scaled_to", profile, " --set system.cpu=" + cpu);
   };
   const std::string across = scaled_to("devbox-epyc-genoa-2vcpu-pytorch.toml", "epyc-milan-kvm");
   EXPECT_NE(across.find("across vector widths (avx512 to avx2)"), std::string::npos) << across;
@@ -202,13 +207,7 @@ TEST(Commands, CarryingAcrossVectorWidthsIsFlagged) {
 // A CPU inference says what its latency tail rests on: the profile's stall and speed trace,
 // stalls alone (profiles traced before the speed was), or nothing.
 TEST(Commands, ACpuInferenceSaysWhatItsTailRestsOn) {
-  const auto tail = [&](const std::string& profile) {
-    const auto [code, out] =
-        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
-            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile);
-    EXPECT_EQ(code, 0) << out;
-    return nlohmann::json::parse(out)["provenance"]["tail"].get<std::string>();
-  };
+  const auto tail = [](const std::string& profile) { return cpu_infer_provenance("tail", profile); };
   const std::string both = tail("devbox-epyc-milan-2vcpu-pytorch.toml");
   EXPECT_NE(both.find("250 stalls in 60 s and the speed of 3000 windows of 20 ms"), std::string::npos) << both;
   EXPECT_NE(tail("devbox-epyc-turin-2vcpu-pytorch.toml").find("no speed trace"), std::string::npos);
