@@ -11,6 +11,8 @@
 #   REPS ITERS WARMUP  rows per kernel, calls per row, untimed calls first (default 5 5 3)
 #   BATCHES DTYPES NETS  what to measure, in that order of priority
 #   BUILD_DIR       (default build-gpu)
+#   PREBUILT        a folder holding dlsim-gpu-bench and dlsim-gpu-info built elsewhere, used
+#                   when building here fails
 #   DLSIM_CUDA_ROOT DLSIM_CUDNN_ROOT DLSIM_NCCL_ROOT DLSIM_BENCHMARK_ROOT  override the found libraries
 # Exits non-zero only when the build fails.  It never changes GPU settings (no persistence
 # mode, application clocks or clock locks): the GPU is measured as the machine runs it.
@@ -82,9 +84,14 @@ build_args=(-DCMAKE_BUILD_TYPE=Release -DDLSIM_CUDA_ROOT="$cuda_root" -DDLSIM_CU
   -DDLSIM_NCCL_ROOT="$nccl_root" -DCMAKE_CUDA_ARCHITECTURES="${arch:-80;90}")
 [ -n "${DLSIM_BENCHMARK_ROOT:-}" ] && build_args+=(-DDLSIM_BENCHMARK_ROOT="$DLSIM_BENCHMARK_ROOT")
 if ! cmake -S kernels/gpu -B "$build" "${build_args[@]}" || ! cmake --build "$build" -j16; then
-  echo "measure_gpu.sh: building kernels/gpu failed (Google Benchmark missing? install libbenchmark-dev" \
-    "or build it and set DLSIM_BENCHMARK_ROOT)" >&2
-  exit 1
+  if [ -n "${PREBUILT:-}" ] && [ -x "$PREBUILT/dlsim-gpu-bench" ]; then
+    echo "measure_gpu.sh: building kernels/gpu failed; using the programs in $PREBUILT" >&2
+    build=$PREBUILT
+  else
+    echo "measure_gpu.sh: building kernels/gpu failed (Google Benchmark missing? install libbenchmark-dev" \
+      "or build it and set DLSIM_BENCHMARK_ROOT)" >&2
+    exit 1
+  fi
 fi
 export LD_LIBRARY_PATH="$cudnn_root/lib:$nccl_root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bench=$build/dlsim-gpu-bench

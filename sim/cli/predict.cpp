@@ -11,6 +11,7 @@
 #include "infer/in_process.hpp"
 #include "infer/served.hpp"
 #include "perf/autocast.hpp"
+#include "perf/host_copies.hpp"
 #include "perf/engine.hpp"
 #include "perf/fit.hpp"
 #include "perf/launch.hpp"
@@ -381,6 +382,15 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   } else if (spec.workload.precision == scenario::Precision::amp) {
     perf::add_autocast_casts(p.plan, model, spec.workload.batch, times);
     p.framework += ", autocast casting the weights to fp16 each step";
+  }
+  if (spec.workload.kind != scenario::WorkloadKind::train && spec.serving && spec.serving->deployment == "in-process") {
+    // The application's FP32 images in, the network's outputs back (FP32 either way).
+    const double batch = static_cast<double>(spec.workload.batch);
+    const double input = 4.0 * batch * static_cast<double>(graph::elements(model.input_shape()));
+    const double output = 4.0 * batch * static_cast<double>(graph::elements(model.nodes().back().output));
+    const auto& gpu = catalog.gpu(spec.system.device);
+    perf::add_host_copies(p.plan, input, output, times, catalog.find_pcie_link(gpu.host_link)->typical_Bps);
+    p.framework += ", input copied in from pageable host memory and the answer back";
   }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
   p.totals = p.plan.totals();

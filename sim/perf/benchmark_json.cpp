@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +54,35 @@ bool parse_name(const std::string& name, KernelKey& key) {
   return !key.signature.empty() && !key.phase.empty() && key.threads > 0;
 }
 
+// Google Benchmark writes a non-finite statistic as a bare NaN or Infinity (the coefficient
+// of variation of a counter that is zero in every repetition, say), which is not JSON: each
+// such token outside a string becomes null, so the rows around it still read.
+std::string nonfinite_to_null(const std::string& text) {
+  static const char* const tokens[] = {"-Infinity", "Infinity", "-NaN", "NaN", "-nan", "nan", "-inf", "inf"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    const auto token = std::find_if(std::begin(tokens), std::end(tokens),
+                                    [&](const char* t) { return text.compare(i, std::strlen(t), t) == 0; });
+    if (token != std::end(tokens)) {
+      out += "null";
+      i += std::strlen(*token) - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 Timing summarize(std::vector<double> seconds) {
@@ -72,7 +103,7 @@ Timing summarize(std::vector<double> seconds) {
 }
 
 RawBenchmarks parse_benchmark_json(const std::string& text, const std::string& path) {
-  const json doc = json::parse(text, nullptr, false);
+  const json doc = json::parse(nonfinite_to_null(text), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) bad(path, "", "", "a JSON object (Google Benchmark output)");
   if (!doc.contains("benchmarks") || !doc["benchmarks"].is_array())
     bad(path, "benchmarks", "", "an array of benchmark rows");

@@ -93,6 +93,8 @@ double streams(const std::string& op, const std::string& phase) {
 
 double elements_written(const kernels::Signature& s) {
   if (is_optimizer(s.op)) return double(s.get("p"));
+  if (s.op == "memcpy") return double(s.get("b"));
+  if (s.op == "allreduce") return double(s.get("e"));
   if (is_pool(s.op)) return double(s.get("n")) * double(s.get("c")) * pool_outputs(s);
   if (s.op == "conv2d" || s.op == "linear")
     throw std::invalid_argument("'" + s.text + "' is a GEMM: its library picks its own launch");
@@ -111,6 +113,8 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   if (s.op == "conv2d") return conv(s, phase);
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
+  if (s.op == "memcpy") return {0, double(s.get("b"))};                     // a copy: its bytes
+  if (s.op == "allreduce") return {0, word(s) * double(s.get("e"))};  // a collective: one rank's buffer
   if (s.op == "transfer") {  // a message: its payload's bytes
     Features f{0, double(s.get("b"))};
     if (s.get("b") >= GlibcHeap::kMaxMmapThreshold) f.mapped_bytes = f.bytes;

@@ -200,6 +200,10 @@ std::optional<Answer> KernelTimes::other_dtype(const kernels::Signature& sig, co
 void KernelTimes::carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const {
   const auto& [from, to] = *options_.gpu;
   if (from.name == to.name || a.source == Source::fallback) return;
+  if (sig.op == "memcpy" && phase.rfind("d2d", 0) != 0) {  // host to device or back: the host's link decides
+    a.basis += fmt::format("; a host copy, taken as on {}", from.name);
+    return;
+  }
   const Roofline there = gpu_roofline(sig, phase, to);
   a.seconds *= there.seconds() / gpu_roofline(sig, phase, from).seconds();
   a.rel_error = std::hypot(a.rel_error, kScalingError);

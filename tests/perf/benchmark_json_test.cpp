@@ -33,6 +33,21 @@ TEST(BenchmarkJson, ReadsRepetitionsAndSkipsAggregatesAndErrors) {
   ASSERT_EQ(raw.failed.size(), 1u);
 }
 
+TEST(BenchmarkJson, ReadsNonFiniteStatisticsAsNull) {
+  // Google Benchmark's coefficient of variation of a counter that is zero in every
+  // repetition is a bare NaN; the timed rows around it still read, and a string that holds
+  // the word is left alone.
+  const auto raw = parse_benchmark_json(R"({"context": {"note": "NaN Infinity"}, "benchmarks": [
+    {"name": "relu fp32 n2 e8 | gpu | fwd/manual_time", "run_type": "iteration", "real_time": 3, "time_unit": "us", "algo": 0},
+    {"name": "relu fp32 n2 e8 | gpu | fwd/manual_time_cv", "run_type": "aggregate", "real_time": 0.1, "algo": NaN, "x": -Infinity}
+  ]})", "gpu.json");
+  ASSERT_EQ(raw.times.at({"relu fp32 n2 e8", "fwd", 1}).size(), 1u);
+  EXPECT_EQ(raw.context.at("note"), "NaN Infinity");
+  EXPECT_THROW(parse_benchmark_json(R"({"benchmarks": [{"name": "relu fp32 n1 e1 | gpu | fwd", "real_time": NaN}]})",
+                                    "nan.json"),
+               InputError);
+}
+
 TEST(BenchmarkJson, SummaryGivesMedianAndDeciles) {
   const Timing t = summarize({5, 1, 4, 2, 3});
   EXPECT_DOUBLE_EQ(t.median_s, 3);
