@@ -383,7 +383,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
     perf::add_autocast_casts(p.plan, model, spec.workload.batch, times);
     p.framework += ", autocast casting the weights to fp16 each step";
   }
-  if (spec.workload.kind != scenario::WorkloadKind::train && spec.serving && spec.serving->deployment == "in-process") {
+  if (spec.serving && spec.serving->deployment == "in-process" && spec.serving->input != "device") {
     // The application's FP32 images in, the network's outputs back (FP32 either way).
     const double batch = static_cast<double>(spec.workload.batch);
     const double input = 4.0 * batch * static_cast<double>(graph::elements(model.input_shape()));

@@ -89,7 +89,10 @@ struct ServingSpec {
   int requests = 0;                       // open loop: requests simulated
   int64_t seed = 1;                       // Poisson arrivals
   std::string engine = "framework";       // "framework" (a kernel per layer) or "tensorrt" (fused, perf/engine.hpp)
-  std::string input = "tensors";          // "tensors" (decoded, in memory) or "files" (JPEGs decoded by the client)
+  // "tensors" (decoded, in the host's memory), "files" (JPEGs decoded by the client) or, in
+  // process on a GPU, "device" (already in its memory, as a benchmark's synthetic batch: what
+  // a scenario without [serving] runs; no copy to the GPU and back)
+  std::string input = "tensors";
   std::string disk;                       // files: the catalog disk they are read from; empty: the page cache
   double file_bytes = 115e3;              // files: one image's JPEG (ImageNet's training set: 147.9 GB / 1,281,167)
 };

@@ -390,7 +390,10 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   if (s.engine != "framework" && system.device == "cpu")
     r.problem("engine", s.engine, "a GPU: the CPU profiles time the framework's own operators",
               "remove serving.engine, or serve on a GPU");
-  s.input = r.choice("input", {"tensors", "files"}).value_or(s.input);
+  s.input = r.choice("input", {"tensors", "files", "device"}).value_or(s.input);
+  if (s.input == "device" && (s.deployment != "in-process" || system.device == "cpu"))
+    r.problem("input", s.input, "in-process on a GPU (a request over a protocol arrives in the server's memory)",
+              "use serving.input = \"tensors\"");
   if (auto disk = r.string("disk")) {
     if (!catalog.find_disk(*disk)) r.problem("disk", *disk, "names no catalog disk", suggest(*disk, catalog.disk_names()));
     s.disk = *disk;
@@ -454,6 +457,7 @@ RunSpec parse_scenario(const std::string& text, const std::string& source_name, 
     spec.serving = read_serving(r, catalog, spec.system, std::max<int64_t>(spec.workload.batch, 1), base);
   } else if (spec.workload.kind == WorkloadKind::infer) {
     spec.serving = ServingSpec{};
+    if (spec.system.device != "cpu") spec.serving->input = "device";
   }
   if (const auto* job = top.table("job")) {
     TableReader r(*job, "job", problems, &sources);

