@@ -6,6 +6,7 @@
 
 #include "buffers.hpp"
 #include "copy_rows.hpp"
+#include "cudnn_descriptors.hpp"
 
 namespace dlsim::kernels::gpu {
 namespace {
@@ -37,8 +38,8 @@ PhaseKernel concat_phase(const Signature& sig, const GpuContext& gpu) {
     spatial = rest;
     channels += static_cast<size_t>(shape[0]);
   }
-  // NCHW: a row is one sample's channels; NHWC (fp16): a row is one pixel's channels.
-  const bool nhwc = p == Precision::fp16;
+  // NCHW: a row is one sample's channels; NHWC: a row is one pixel's channels.
+  const bool nhwc = is_nhwc(p);
   const size_t unit = element_bytes(p) * (nhwc ? 1 : spatial);
   auto c = std::make_shared<Concat>();
   c->rows = nhwc ? n * spatial : n;

@@ -10,7 +10,15 @@ namespace dlsim::kernels::gpu {
 
 cudnnDataType_t cudnn_type(Precision p) { return p == Precision::fp16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT; }
 
-cudnnTensorFormat_t cudnn_layout(Precision p) { return p == Precision::fp16 ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW; }
+namespace {
+bool fp16_channels_last = false;
+}  // namespace
+
+void set_fp16_channels_last(bool channels_last) { fp16_channels_last = channels_last; }
+
+bool is_nhwc(Precision p) { return p == Precision::fp16 && fp16_channels_last; }
+
+cudnnTensorFormat_t cudnn_layout(Precision p) { return is_nhwc(p) ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW; }
 
 int to_int(int64_t value) {
   if (value < 0 || value > std::numeric_limits<int>::max())

@@ -1,8 +1,7 @@
 #pragma once
 // cuDNN descriptors owned by the case that made them, and tensors described in the layout
-// frameworks use for each precision: NCHW for fp32 and tf32; NHWC for fp16, where cuDNN's
-// tensor-core kernels want channels innermost (PyTorch's channels_last under autocast) and
-// would otherwise transpose on every call.
+// the framework runs: NCHW, or for fp16 NHWC, where cuDNN's tensor-core kernels want
+// channels innermost (PyTorch's channels_last under autocast) and otherwise transpose.
 
 #include <cstdint>
 
@@ -23,6 +22,13 @@ using DropoutDesc = Owned<cudnnDropoutStruct, cudnnDestroyDropoutDescriptor>;
 using OpTensorDesc = Owned<cudnnOpTensorStruct, cudnnDestroyOpTensorDescriptor>;
 
 cudnnDataType_t cudnn_type(Precision precision);
+// Tensors are NCHW, PyTorch's default memory format, which autocast keeps.  FP16 tensors
+// are NHWC when the run asks (--channels-last: a model converted to channels_last), set
+// once at start: on an H200 the legacy API's NHWC FP16 batch norms, poolings and bias
+// gradients ran 10-26x slower than FP32 NCHW ones of the same shapes (calibration/README.md),
+// kernels PyTorch's autocast does not run.
+void set_fp16_channels_last(bool channels_last);
+bool is_nhwc(Precision precision);
 cudnnTensorFormat_t cudnn_layout(Precision precision);
 
 // A 4-d tensor of the precision's type in its layout.

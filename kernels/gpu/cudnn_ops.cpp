@@ -207,8 +207,8 @@ PhaseKernel batch_norm_phase(const Signature& sig, const std::string& phase, con
   const bool training = gpu.options.training;
   auto b = std::make_shared<BatchNorm>();
   // cuDNN's persistent kernels are what PyTorch picks for channels-last training; they need
-  // NHWC half tensors, which fp16 has here.
-  b->mode = training && p == Precision::fp16 ? CUDNN_BATCHNORM_SPATIAL_PERSISTENT : CUDNN_BATCHNORM_SPATIAL;
+  // NHWC half tensors.
+  b->mode = training && is_nhwc(p) ? CUDNN_BATCHNORM_SPATIAL_PERSISTENT : CUDNN_BATCHNORM_SPATIAL;
   b->t = per_channel(sig, is_backward(phase), gpu.stream);
   b->stats = new_tensor_desc();
   check(cudnnDeriveBNTensorDescriptor(b->stats.get(), b->t.desc.get(), b->mode), "cudnnDeriveBNTensorDescriptor");

@@ -59,6 +59,7 @@ Cli parse_options(int& argc, char** argv) {
     const bool has_value = i + 1 < argc;
     if (arg == "--signatures" && has_value) o.signatures = argv[++i];
     else if (arg == "--inference") o.options.training = false;
+    else if (arg == "--channels-last") o.options.channels_last = true;
     else if (arg == "--workspace-limit" && has_value) o.options.workspace_limit = number(arg, argv[++i]);
     else if (arg == "--warmup" && has_value) o.options.warmup = positive(arg, argv[++i]);
     else if (arg == "--iterations" && has_value) o.options.iterations = positive(arg, argv[++i]);
@@ -166,7 +167,7 @@ void add_context(const std::vector<std::pair<std::string, std::string>>& identit
   benchmark::AddCustomContext("device", "gpu");
   benchmark::AddCustomContext("mode", o.training ? "training" : "inference");
   benchmark::AddCustomContext("workspace_limit_bytes", std::to_string(o.workspace_limit));
-  benchmark::AddCustomContext("layout", "NCHW for fp32 and tf32, NHWC for fp16");
+  benchmark::AddCustomContext("layout", o.channels_last ? "NCHW for fp32 and tf32, NHWC for fp16" : "NCHW");
   benchmark::AddCustomContext("timing", "CUDA events around each call, queued behind a spin kernel; " +
                                             std::to_string(o.warmup) + " warm-up calls, " +
                                             std::to_string(o.iterations) + " timed calls per row");

@@ -13,6 +13,7 @@ namespace dlsim::kernels::gpu {
 struct Options {
   size_t workspace_limit = size_t{1} << 30;  // bytes an algorithm may use, as frameworks cap it
   bool training = true;
+  bool channels_last = false;  // fp16 tensors in NHWC (cudnn_descriptors.hpp)
   int warmup = 3;      // untimed calls before the timed ones (lazy loading, caches, clocks)
   int iterations = 5;  // timed calls per repetition (one benchmark row)
 };
