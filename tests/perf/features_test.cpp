@@ -47,6 +47,16 @@ TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
   EXPECT_EQ(model_features("transfer"), (std::vector<std::string>{"one", "bytes", "mapped_bytes"}));
 }
 
+// dlsim-gpu-bench's copies and all-reduces: what they move, one rank's buffer for a collective.
+TEST(Features, ACopyMovesItsBytesAnAllReduceItsBuffer) {
+  const auto copy = kernels::parse_signature("memcpy u8 b4096");
+  EXPECT_DOUBLE_EQ(kernel_features(copy, "h2d_pageable").bytes, 4096.0);
+  EXPECT_DOUBLE_EQ(elements_written(copy), 4096.0);
+  const auto allreduce = kernels::parse_signature("allreduce fp32 e1024 g8");
+  EXPECT_DOUBLE_EQ(kernel_features(allreduce, "nccl").bytes, 4096.0);
+  EXPECT_DOUBLE_EQ(elements_written(allreduce), 1024.0);
+}
+
 TEST(Features, AConvolutionFitPricesWinogradShapesApart) {
   // A library that runs 3x3 stride-1 filters at 2.25x the nominal rate of the others
   // (Winograd F(2x2, 3x3)): one price per FLOP cannot fit both; the split recovers each.
