@@ -3,9 +3,11 @@
 #   1. the machine's identity (nvidia-smi, PyTorch, cuDNN, CPU)
 #   2. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S
-#   3. the kernel suite: calibration/measure_gpu.sh for the ground truth's networks, until
-#      the time left runs out (batches 32, 1, 256, 128, 8; fp32, fp16, tf32)
-# Everything lands in $OUT as at most six files (the device tool brings back eight at most,
+#   3. PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py) for the
+#      ground truth's networks, within TORCH_OPS_S (batches 32, 1, 128, 256; fp32, fp16, tf32)
+#   4. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
+#      left runs out (batches 32, 1, 256, 128, 8; fp32, fp16, tf32)
+# Everything lands in $OUT as at most seven files (the device tool brings back eight at most,
 # two folders deep), the kernel JSON as one tarball:
 #   OUT=/tmp/out LIMIT=560 calibration/gpu_session.sh
 # Google Benchmark: from the system, or DLSIM_BENCHMARK_ROOT (a prefix carried along);
@@ -14,7 +16,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:?OUT must name the folder for the results}
 limit=${LIMIT:-560}
-ground_truth_s=${GROUND_TRUTH_S:-200}
+ground_truth_s=${GROUND_TRUTH_S:-170}
+torch_ops_s=${TORCH_OPS_S:-200}
+nets="resnet50 vgg16 resnet152 inception_v3 alexnet"
 mkdir -p "$out"
 left() { echo $((limit - SECONDS)); }
 
@@ -40,10 +44,31 @@ if [ -n "${DLSIM_BENCHMARK_ROOT:-}" ]; then
   export LD_LIBRARY_PATH="$DLSIM_BENCHMARK_ROOT/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 raw=$(mktemp -d)
+# PyTorch's operators, one file per network, type and batch, each signature once.
+mkdir -p "$raw/torch-ops"
+seen=$(mktemp)
+list=$(mktemp)
+ops_until=$((SECONDS + torch_ops_s))
+for batch in 32 1 128 256; do
+  for dtype in fp32 fp16 tf32; do
+    for net in $nets; do
+      name=${net}_${dtype}_b${batch}
+      [ "$SECONDS" -lt "$ops_until" ] || continue
+      grep -v '^#' "calibration/gpu_signatures/$name.txt" | grep -vxF -f "$seen" > "$list" || continue
+      cat "$list" >> "$seen"
+      timeout $((ops_until - SECONDS + 30)) python3 kernels/pytorch/torch_gpu_op_bench.py --signatures "$list" \
+        --repetitions 3 --calls 5 --out "$raw/torch-ops/$name.json" 2>> "$out/torch_ops.log"
+      echo "$name: exit $? at $SECONDS s" >> "$out/torch_ops.log"
+    done
+  done
+done
+rm -f "$seen" "$list"
+echo "PyTorch's operators done at $SECONDS s"
+
 kernel_s=$(($(left) - 25))
 if [ "$kernel_s" -gt 60 ]; then
   OUT=$raw DEADLINE=$((kernel_s - 75)) BATCHES="32 1 256 128 8" DTYPES="fp32 fp16 tf32" \
-    NETS="resnet50 vgg16 resnet152 inception_v3 alexnet resnet18 googlenet" \
+    NETS="$nets" \
     timeout "$kernel_s" calibration/measure_gpu.sh > "$out/measure_gpu.log" 2>&1
   echo "kernels done at $SECONDS s (exit $?)"
 fi

@@ -50,7 +50,7 @@ import torch.nn.functional as F
 import benchmark_file
 
 
-def parse_signature(text):
+def parse_signature(text, dtypes=("fp32",)):
     words = text.split()
     if len(words) < 2:
         raise ValueError(f"signature '{text}' has no operator and data type")
@@ -65,8 +65,8 @@ def parse_signature(text):
             sig["flags"].add(w)
         else:
             raise ValueError(f"signature '{text}': cannot read '{w}'")
-    if sig["dtype"] != "fp32":
-        raise ValueError(f"signature '{text}': only fp32 runs on this CPU benchmark")
+    if sig["dtype"] not in dtypes:
+        raise ValueError(f"signature '{text}': only {', '.join(dtypes)} runs here")
     return sig
 
 
@@ -76,8 +76,13 @@ def get(sig, name, index=0):
     return sig["fields"][name][index]
 
 
-def leaf(*shape, grad=True):
-    return torch.randn(*shape).requires_grad_(grad)
+# The activations' and weights' type: fp32 here, fp16 on a GPU for autocast's kernels
+# (torch_gpu_op_bench.py).  A parameter autocast leaves in fp32 (batch norm's) stays so.
+ACTIVATION_DTYPE = torch.float32
+
+
+def leaf(*shape, grad=True, param=False):
+    return torch.randn(*shape, dtype=torch.float32 if param else ACTIVATION_DTYPE).requires_grad_(grad)
 
 
 def symmetric_padding(sig):
@@ -103,7 +108,7 @@ def in_place_forward(sig, training):
     n, e = get(sig, "n"), get(sig, "e")
     x = leaf(n, e, grad=training).clone()
     if sig["op"] == "add":
-        others = [torch.randn(n, e) for _ in range(get(sig, "x") - 1)]
+        others = [torch.randn(n, e, dtype=ACTIVATION_DTYPE) for _ in range(get(sig, "x") - 1)]
 
         def add():
             for o in others:
@@ -145,7 +150,7 @@ def forward_of(sig, training):
     if op == "batch_norm":
         c = get(sig, "c")
         x = leaf(n, c, get(sig, "hw"), grad=g)
-        wt, b = leaf(c, grad=g), leaf(c, grad=g)
+        wt, b = leaf(c, grad=g, param=True), leaf(c, grad=g, param=True)
         mean, var = torch.zeros(c), torch.ones(c)
         return (lambda: F.batch_norm(x, mean, var, wt, b, training=training)), [x], [wt, b]
     if op == "lrn":

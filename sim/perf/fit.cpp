@@ -164,7 +164,12 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     const auto it = profile.identity.find(key);
     return it == profile.identity.end() ? std::string("unknown") : it->second;
   };
-  if (identity("device") == "gpu") {
+  if (identity("device") == "gpu" && identity("framework") == "pytorch") {
+    // PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py).
+    profile.device = "gpu";
+    profile.framework.kernels_from = "framework";
+    profile.framework.name = fmt::format("pytorch-{}-gpu-ops", identity("torch_version"));
+  } else if (identity("device") == "gpu") {
     profile.device = "gpu";
     profile.framework.kernels_from = "cudnn";
     profile.framework.name = "cudnn-" + identity("cudnn");

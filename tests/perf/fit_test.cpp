@@ -95,6 +95,19 @@ TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
   EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test", ""}).framework.kernels_from, "onednn");
 }
 
+// PyTorch's operators timed on a GPU (kernels/pytorch/torch_gpu_op_bench.py) make a GPU
+// profile of the framework's kernels, not cuDNN's.
+TEST(FitProfile, PyTorchsOperatorsOnAGpuAreAFrameworksGpuProfile) {
+  RawBenchmarks raw;
+  raw.path = "gpu_ops.json";
+  raw.context = {{"framework", "pytorch"}, {"torch_version", "2.11.0"}, {"device", "gpu"}, {"cudnn", "91900"}};
+  for (int n : {1, 2, 4}) raw.times[{"relu fp16 n" + std::to_string(n) + " e1000", "fwd", 1}] = {1e-6 * n};
+  const Profile p = fit_profile({raw}, {"m", "", "test", "h200"});
+  EXPECT_EQ(p.device, "gpu");
+  EXPECT_EQ(p.framework.kernels_from, "framework");
+  EXPECT_EQ(p.framework.name, "pytorch-2.11.0-gpu-ops");
+}
+
 // kernels/pytorch/stall_trace.py's rows are a trace of stalls, not a kernel to price.
 TEST(FitProfile, AStallTraceIsKeptWholeBesideTheKernels) {
   auto raw = relu_timings("torch.json", "pytorch");
