@@ -32,6 +32,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 
@@ -96,7 +97,9 @@ def train_row(name, batch, precision, device, args):
     y = torch.randint(0, 1000, (batch,), device=device)
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     amp = precision == "amp" and device.type == "cuda"
-    scaler = torch.cuda.amp.GradScaler(enabled=amp)
+    # torch.amp.GradScaler from PyTorch 2.3; torch.cuda.amp's before (1.13 here, in CI).
+    scaler = torch.amp.GradScaler("cuda", enabled=amp) if hasattr(torch.amp, "GradScaler") \
+        else torch.cuda.amp.GradScaler(enabled=amp)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -239,7 +242,6 @@ def identity(device):
         p = torch.cuda.get_device_properties(0)
         info.update({"gpu": p.name, "sm_count": p.multi_processor_count, "gpu_memory_bytes": p.total_memory})
         try:
-            import subprocess
             info["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
                                             capture_output=True, text=True).stdout.strip()
         except OSError:
