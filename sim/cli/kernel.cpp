@@ -51,8 +51,11 @@ void add_kernel_command(CLI::App& app) {
   auto format = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("kernel", "How long one kernel takes on a GPU, and on what the answer rests");
   cmd->add_option("signature", q->signature, "kernel signature (dlsim model NAME --format kernels)")->required();
-  cmd->add_option("--phase", q->phase, "fwd, bwd_data, bwd_weights or update")
-      ->check(CLI::IsMember({"fwd", "bwd_data", "bwd_weights", "update"}))
+  cmd->add_option("--phase", q->phase,
+                  "fwd, bwd_data, bwd_weights, update; a copy's h2d_pageable, d2h_pageable, h2d_pinned, d2h_pinned, "
+                  "d2d (\"memcpy u8 b<bytes>\")")
+      ->check(CLI::IsMember({"fwd", "bwd_data", "bwd_weights", "update", "h2d_pageable", "d2h_pageable", "h2d_pinned",
+                             "d2h_pinned", "d2d"}))
       ->default_val("fwd");
   cmd->add_option("--device", q->device, "catalog GPU (dlsim hw list)")->required();
   cmd->add_option("--profile", q->profile, "calibration profile (default: the GPU's own)");

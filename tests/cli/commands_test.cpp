@@ -94,6 +94,18 @@ TEST(Commands, KernelSaysHowItWasPriced) {
   EXPECT_EQ(h100["source"], "scaled");
   EXPECT_LT(h100["seconds"].get<double>(), v100["seconds"].get<double>());
   EXPECT_NE(h100["scaling"].get<std::string>().find("h200"), std::string::npos);  // the same die, measured
+  // A host copy crosses the host's link: the H200's timing, not carried by memory bandwidth.
+  const auto copy = [&](const std::string& device) {
+    const auto r = dlsim::testing::run_command(
+        DLSIM_BINARY, {"kernel", "memcpy u8 b602112", "--phase", "h2d_pageable", "--device", device, "--format", "json"},
+        false);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+  };
+  const auto on_h200 = copy("h200"), on_h100 = copy("h100-sxm");
+  EXPECT_GT(on_h200["seconds"].get<double>(), 602112 / 64e9);  // slower than the PCIe 5 link's peak
+  EXPECT_DOUBLE_EQ(on_h100["seconds"].get<double>(), on_h200["seconds"].get<double>());
+  EXPECT_NE(on_h100["basis"].get<std::string>().find("a host copy"), std::string::npos);
 }
 
 // --trace writes the last simulated step as a Chrome trace: every GPU's kernels, adding up
