@@ -106,12 +106,17 @@ struct Builder {
   // norm applies running statistics instead of computing the batch's), and as a request
   // thread calls it on more than one thread where that was timed too
   // (kInferOnRequestThread; one thread starts no team of threads, so the calling thread
-  // does not matter there).  A profile that timed only the training forward prices it; one
-  // that timed neither leaves the eval forward to the roofline.
+  // does not matter there).  A CPU profile that timed only the training forward prices it
+  // (PyTorch's CPU batch norm in eval mode is another kernel, 10x faster on the Zen 5); a
+  // GPU's, where the eval forward moves fewer bytes, carries it there by the rooflines
+  // (KernelTimes); one that timed neither leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
     const std::string op = kernels::operator_of(sig);
     if (request_thread && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
-    return times.has_phase(op, "infer") || !times.has_phase(op, "fwd") ? "infer" : "fwd";
+    if (times.has_phase(op, "infer") || !times.has_phase(op, "fwd")) return "infer";
+    const auto parsed = kernels::parse_signature(sig);
+    const bool eval_does_less = kernel_features(parsed, "infer").bytes < kernel_features(parsed, "fwd").bytes;
+    return times.on_gpu() && eval_does_less ? "infer" : "fwd";
   }
 
   void backward(const Node& node) {
