@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "perf/gpu_roofline.hpp"
 #include "perf/kernel_times.hpp"
+#include "signature.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -111,6 +113,28 @@ TEST(KernelTimes, AnotherGpuAndDataTypeScaleByTheRoofline) {
   const Answer fp16 = KernelTimes(p, other).time(half, "fwd", 1);
   EXPECT_EQ(fp16.source, Source::scaled);
   EXPECT_NEAR(fp16.seconds, 10e-3 * (10e12 / 20e12) * (20e12 / 160e12), 1e-9);
+}
+
+// A GPU profile timed in training mode has no eval forward: batch norm's is its training
+// forward carried by the rooflines (the input read once instead of twice); a CPU profile
+// has no such rule and leaves it to the fallback.
+TEST(KernelTimes, AGpusEvalForwardIsItsTrainingForwardByTheRooflines) {
+  Profile p;
+  p.device = "gpu";
+  p.gpu = "a";
+  const std::string bn = "batch_norm fp32 n64 c256 hw3136";
+  p.measured[{bn, "fwd", 1}] = {3e-3, 3e-3, 3e-3, 1};
+  LookupOptions options;
+  options.gpu = GpuTarget{gpu_a, gpu_a};
+  const KernelTimes times(p, options);
+  const Answer eval = times.time(bn, "infer", 1);
+  EXPECT_EQ(eval.source, Source::scaled);
+  const auto sig = kernels::parse_signature(bn);
+  EXPECT_NEAR(eval.seconds, 3e-3 * gpu_roofline(sig, "infer", gpu_a).seconds() / gpu_roofline(sig, "fwd", gpu_a).seconds(),
+              1e-12);
+  EXPECT_LT(eval.seconds, 3e-3);
+  EXPECT_NE(eval.basis.find("eval forward"), std::string::npos);
+  EXPECT_EQ(times.time(bn, "fwd", 1).source, Source::measured);
 }
 
 // TF32 on tensor cores runs the kernels fp16 runs, at the TF32 rate: from the fp16 twin

@@ -62,6 +62,26 @@ TEST(StepPlan, InferenceRunsTheEvalForwardWhereTheProfileTimedIt) {
   EXPECT_EQ(count(training_plan(g, 8, "sgd_momentum", 1, times, rules), "infer"), 0u);
 }
 
+TEST(StepPlan, AGpuProfileTimedInTrainingRunsBatchNormsEvalForward) {
+  // Training-mode timings only (dlsim-gpu-bench's default): on a GPU, inference asks batch
+  // norm, whose eval forward reads less, for "infer" (carried from "fwd" by KernelTimes) and
+  // the convolutions, whose eval forward is their forward, for "fwd"; on a CPU, "fwd" both.
+  Profile profile;
+  profile.fits.push_back({"batch_norm", "fp32", "fwd", 1, {"one"}, {1e-6}, 0, 3});
+  profile.fits.push_back({"conv2d", "fp32", "fwd", 1, {"one"}, {1e-6}, 0, 3});
+  FrameworkRules rules;
+  rules.kernels_from = "cudnn";
+  const auto g = graph::zoo_model("resnet18");
+  LookupOptions on_gpu;
+  on_gpu.allow_fallback = true;
+  on_gpu.gpu = GpuTarget{{"g", 10, 10e12, 20e12, 0, 0, 500e9}, {"g", 10, 10e12, 20e12, 0, 0, 500e9}};
+  const StepPlan gpu = inference_plan(g, 8, 1, KernelTimes(profile, on_gpu), rules);
+  EXPECT_EQ(count(gpu, "infer", "batch_norm"), 20u);
+  EXPECT_EQ(count(gpu, "fwd", "conv2d"), 20u);
+  const StepPlan cpu = inference_plan(g, 8, 1, any_kernel(profile), rules);
+  EXPECT_EQ(count(cpu, "fwd", "batch_norm"), 20u);
+}
+
 // ResNet-18's inference pass at batch 8 on `threads`, called from a request thread or the
 // main one, priced from `profile` (anything it lacks by the roofline).
 StepPlan resnet18_pass(const Profile& profile, int threads, bool request_thread) {
