@@ -357,6 +357,23 @@ train::ParameterServerSpec ps_spec(const scenario::RunSpec& spec, const hardware
   return ps;
 }
 
+// A request's bytes, a batch of inputs of `word` bytes a value, and its answer's: the
+// outputs of the last layer inference runs (the loss and auxiliary heads are training's),
+// FP32, for the batch.
+struct Payload {
+  double request = 0;
+  double response = 0;
+};
+
+Payload payload(const graph::Graph& model, int64_t batch, double word) {
+  Payload p;
+  const double images = static_cast<double>(batch);
+  p.request = word * images * static_cast<double>(graph::elements(model.input_shape()));
+  for (const auto& node : model.nodes())
+    if (!node.train_only) p.response = 4.0 * images * static_cast<double>(graph::elements(node.output));
+  return p;
+}
+
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
 // one core whose speed is the kernels' time, idle where its host launches them slower than
 // they run (the scenario's step and launch overheads, perf/launch.hpp).
@@ -385,11 +402,10 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   }
   if (spec.serving && spec.serving->deployment == "in-process" && spec.serving->input != "device") {
     // The application's FP32 images in, the network's outputs back (FP32 either way).
-    const double batch = static_cast<double>(spec.workload.batch);
-    const double input = 4.0 * batch * static_cast<double>(graph::elements(model.input_shape()));
-    const double output = 4.0 * batch * static_cast<double>(graph::elements(model.nodes().back().output));
+    const Payload bytes = payload(model, spec.workload.batch, 4.0);
     const auto& gpu = catalog.gpu(spec.system.device);
-    perf::add_host_copies(p.plan, input, output, times, catalog.find_pcie_link(gpu.host_link)->typical_Bps);
+    perf::add_host_copies(p.plan, bytes.request, bytes.response, times,
+                          catalog.find_pcie_link(gpu.host_link)->typical_Bps);
     p.framework += ", input copied in from pageable host memory and the answer back";
   }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
@@ -436,10 +452,9 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.rpc_bytes_per_s = rpc.bytes_per_s;
   served.rpc_latency_s = rpc.latency_s;
   const double word = graph::bytes_per_element(scenario::compute_type(spec.workload.precision));
-  for (const auto& node : model.nodes())
-    if (node.kind == graph::OpKind::input) served.request_bytes = word * static_cast<double>(graph::elements(node.output));
-  served.request_bytes *= static_cast<double>(spec.workload.batch);
-  served.response_bytes = 4.0 * 1000 * static_cast<double>(spec.workload.batch);
+  const Payload bytes = payload(model, spec.workload.batch, word);
+  served.request_bytes = bytes.request;
+  served.response_bytes = bytes.response;
   served.load_s = client_load_s(spec, model, catalog, notes);
   served.files = client_file_reads(spec, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's

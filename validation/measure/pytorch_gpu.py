@@ -81,12 +81,10 @@ def sync(device):
 
 
 def percentile(values, q):
-    """Linear-interpolation percentile (numpy's default) of a non-empty list."""
-    s = sorted(values)
-    pos = (len(s) - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    """The q-th percentile (1-99), interpolated between the sorted values (numpy's default)."""
+    if len(values) == 1:  # Python before 3.13 refuses quantiles of one value
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def train_row(name, batch, precision, device, args):
