@@ -81,6 +81,18 @@ TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
   }
 }
 
+// An in-process request on a GPU copies its images in and its logits out (the network's
+// last inference layer, not the training loss); a plain inference keeps its batch there.
+TEST(Commands, AnInProcessGpuRequestCopiesItsImagesInAndItsLogitsOut) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/tests/data/scenarios/one_gpu_train.toml" +
+                               " --set workload.kind=infer --set system.device=h200 --set workload.batch=2";
+  const auto [code, kernels] = run(scenario + " --set serving.deployment=in-process --format kernels");
+  ASSERT_EQ(code, 0) << kernels;
+  EXPECT_NE(kernels.find("input,\"memcpy u8 b1204224\",h2d_pageable"), std::string::npos);  // 2 x 3x224x224 FP32
+  EXPECT_NE(kernels.find("output,\"memcpy u8 b8000\",d2h_pageable"), std::string::npos);    // 2 x 1,000 logits
+  EXPECT_EQ(run(scenario + " --format kernels").second.find("memcpy"), std::string::npos);
+}
+
 TEST(Commands, KernelSaysHowItWasPriced) {
   const std::string conv = "conv2d fp32 n16 c256 h14 w14 k1024 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1";  // DeepBench's
   auto kernel = [&](const std::string& device) {
