@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # One short lease of a GPU machine, in order of what matters most, inside LIMIT seconds:
 #   1. the machine's identity (nvidia-smi, PyTorch, cuDNN, CPU)
-#   2. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
-#      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S
-#   3. PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py) for the
-#      ground truth's networks, within TORCH_OPS_S (batches 32, 1, 128, 256; fp32, fp16, tf32)
-#   4. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
-#      left runs out (batches 32, 1, 256, 128, 8; fp32, fp16, tf32)
-# Everything lands in $OUT as at most seven files (the device tool brings back eight at most,
-# two folders deep), the kernel JSON as one tarball:
+#   2. the host's Python serving stacks (kernels/net/py_transfer_bench.py, HTTP and gRPC
+#      over loopback): the protocol calibration of the served rows below
+#   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
+#      process and behind HTTP and gRPC on loopback, sync and async), within SERVING_S
+#   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
+#      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
+#      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
+#   5. PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py) for the
+#      ground truth's networks, within TORCH_OPS_S (fp16 first: batches 32, 256, 128, 1, 8)
+#   6. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
+#      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32)
+# A stage given 0 seconds is skipped.  Everything lands in $OUT as at most seven files (the
+# device tool brings back eight at most, two folders deep), the raw JSON as one tarball:
 #   OUT=/tmp/out LIMIT=560 calibration/gpu_session.sh
 # Google Benchmark: from the system, or DLSIM_BENCHMARK_ROOT (a prefix carried along);
 # PREBUILT names programs built elsewhere, used when building there fails.
@@ -16,6 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:?OUT must name the folder for the results}
 limit=${LIMIT:-560}
+serving_s=${SERVING_S:-150}
 ground_truth_s=${GROUND_TRUTH_S:-170}
 torch_ops_s=${TORCH_OPS_S:-200}
 nets="resnet50 vgg16 resnet152 inception_v3 alexnet"
@@ -34,40 +40,53 @@ left() { echo $((limit - SECONDS)); }
   find /usr/local /opt /usr/lib/python3* -name cudnn.h -o -name nccl.h 2> /dev/null | head
 } > "$out/env.txt" 2>&1
 
-PYTHONUNBUFFERED=1 timeout $((ground_truth_s + 60)) python3 validation/measure/pytorch_gpu.py \
-  --out "$out/pytorch_gpu.csv" --micro "$out/pytorch_gpu_micro.json" --deadline "$ground_truth_s" \
-  --extra "resnet50:train:128:tf32,vgg16:train:128:tf32,resnet50:infer:32:tf32,vgg16:infer:32:tf32" \
-  > "$out/pytorch_gpu.log" 2>&1
-echo "ground truth done at $SECONDS s"
+raw=$(mktemp -d)
+if [ "$serving_s" -gt 0 ]; then
+  mkdir -p "$raw/protocols"
+  for protocol in http grpc; do
+    timeout 60 python3 kernels/net/py_transfer_bench.py --protocol $protocol --repetitions 3 --min-time 0.1 \
+      --max-bytes $((32 << 20)) --out "$raw/protocols/python_${protocol}_loopback.json" 2>> "$out/serving_gpu.log"
+  done
+  echo "protocols done at $SECONDS s"
+  PYTHONUNBUFFERED=1 timeout "$serving_s" python3 validation/measure/serving_cpu.py --device cuda \
+    --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency 4 --batches 1,8,32 \
+    --requests 32 --images 512 --deployments in-process,local --latencies "$raw/serving_gpu_latencies.jsonl" \
+    --out "$out/serving_gpu.csv" >> "$out/serving_gpu.log" 2>&1
+  echo "serving done at $SECONDS s"
+fi
+
+if [ "$ground_truth_s" -gt 0 ]; then
+  # shellcheck disable=SC2086  # GROUND_TRUTH_ARGS is a list of options
+  PYTHONUNBUFFERED=1 timeout $((ground_truth_s + 60)) python3 validation/measure/pytorch_gpu.py \
+    --out "$out/pytorch_gpu.csv" --micro "$out/pytorch_gpu_micro.json" --deadline "$ground_truth_s" \
+    ${GROUND_TRUTH_ARGS:---extra resnet50:train:128:tf32,vgg16:train:128:tf32,resnet50:infer:32:tf32,vgg16:infer:32:tf32} \
+    > "$out/pytorch_gpu.log" 2>&1
+  echo "ground truth done at $SECONDS s"
+fi
 
 if [ -n "${DLSIM_BENCHMARK_ROOT:-}" ]; then
   export LD_LIBRARY_PATH="$DLSIM_BENCHMARK_ROOT/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-raw=$(mktemp -d)
-# PyTorch's operators, one file per network, type and batch, each signature once.
-mkdir -p "$raw/torch-ops"
-seen=$(mktemp)
+# PyTorch's operators: one list in order of need, each signature once, one process.
 list=$(mktemp)
-ops_until=$((SECONDS + torch_ops_s))
-for batch in 32 1 128 256; do
-  for dtype in fp32 fp16 tf32; do
+for dtype in fp16 fp32 tf32; do
+  for batch in 32 256 128 1 8; do
     for net in $nets; do
-      name=${net}_${dtype}_b${batch}
-      [ "$SECONDS" -lt "$ops_until" ] || continue
-      grep -v '^#' "calibration/gpu_signatures/$name.txt" | grep -vxF -f "$seen" > "$list" || continue
-      cat "$list" >> "$seen"
-      timeout $((ops_until - SECONDS + 30)) python3 kernels/pytorch/torch_gpu_op_bench.py --signatures "$list" \
-        --repetitions 3 --calls 5 --out "$raw/torch-ops/$name.json" 2>> "$out/torch_ops.log"
-      echo "$name: exit $? at $SECONDS s" >> "$out/torch_ops.log"
+      grep -hv '^#' "calibration/gpu_signatures/${net}_${dtype}_b${batch}.txt" 2> /dev/null
     done
   done
-done
-rm -f "$seen" "$list"
+done | awk '!seen[$0]++' > "$list"
+if [ "$torch_ops_s" -gt 0 ]; then
+  timeout $((torch_ops_s + 60)) python3 kernels/pytorch/torch_gpu_op_bench.py --signatures "$list" \
+    --repetitions 3 --calls 5 --deadline "$torch_ops_s" --out "$raw/torch_ops.json" 2> "$out/torch_ops.log"
+  echo "torch ops: exit $? at $SECONDS s" >> "$out/torch_ops.log"
+fi
+rm -f "$list"
 echo "PyTorch's operators done at $SECONDS s"
 
 kernel_s=$(($(left) - 25))
 if [ "$kernel_s" -gt 60 ]; then
-  OUT=$raw DEADLINE=$((kernel_s - 75)) BATCHES="32 1 256 128 8" DTYPES="fp32 fp16 tf32" \
+  OUT=$raw DEADLINE=$((kernel_s - 75)) BATCHES="32 256 128 1 8" DTYPES="fp16 fp32 tf32" \
     NETS="$nets" \
     timeout "$kernel_s" calibration/measure_gpu.sh > "$out/measure_gpu.log" 2>&1
   echo "kernels done at $SECONDS s (exit $?)"

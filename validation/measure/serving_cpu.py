@@ -1,9 +1,14 @@
 #!/usr/bin/python3
-"""Ground truth for dlsim's serving predictions on this machine's CPU: study A's three
-deployments of a torchvision model, really run and timed.
+"""Ground truth for dlsim's serving predictions on this machine's CPU (or, --device cuda,
+its GPU): study A's three deployments of a torchvision model, really run and timed.
 
     /usr/bin/python3 validation/measure/serving_cpu.py --out validation/data/serving_cpu_devbox.csv
     /usr/bin/python3 validation/measure/serving_cpu.py --quick --out /tmp/serving.csv
+    python3 validation/measure/serving_cpu.py --device cuda --machine nvidia-h200 --out serving_gpu.csv
+
+On a GPU (--device cuda) the model runs there in fp32 (TF32 off, cudnn.benchmark on): each
+request's batch is copied in from the request's pageable bytes and the logits back, inside
+the model instance's lock, as a PyTorch server without pinned buffers does.
 
 Deployments
   in-process  the client calls the model in its own process, one request at a time
@@ -47,27 +52,30 @@ import serving_stack  # noqa: E402
 from veth_link import LINK_RATE, SERVER_ADDRESS, VethLink, in_namespace  # noqa: E402
 
 
-def load_model(name, threads):
+def load_model(name, threads, device):
     import torch
     import torchvision
     torch.set_num_threads(threads)
-    model = getattr(torchvision.models, name)().eval()
-    return model
+    if device == "cuda":
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+    return getattr(torchvision.models, name)().eval().to(device)
 
 
-def infer(model, lock):
+def infer(model, lock, device):
     import torch
 
     def handler(body):
         x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
         with lock, torch.no_grad():
-            return model(x).numpy().tobytes()
+            return model(x.to(device)).cpu().numpy().tobytes()
     return handler
 
 
 def serve_main(args):
-    model = load_model(args.model, args.server_threads)
-    port, stop = serving_stack.serve(args.protocol, args.host, args.port, infer(model, threading.Lock()))
+    model = load_model(args.model, args.server_threads, args.device)
+    port, stop = serving_stack.serve(args.protocol, args.host, args.port, infer(model, threading.Lock(), args.device))
     print(f"ready {port}", flush=True)
     try:
         sys.stdin.read()  # until the harness closes our stdin
@@ -77,7 +85,7 @@ def serve_main(args):
 
 def start_server(args, deployment, protocol):
     command = [sys.executable, os.path.abspath(__file__), "serve", "--protocol", protocol, "--model", args.model,
-               "--server-threads", str(args.server_threads), "--port", "0",
+               "--server-threads", str(args.server_threads), "--device", args.device, "--port", "0",
                "--host", SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"]
     if deployment == "remote":
         command = in_namespace(command)
@@ -159,7 +167,8 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
 def measure_in_process(args, batch):
     """The in-process deployment in a fresh process of its own; (seconds, latencies)."""
     command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
-               "--server-threads", str(args.server_threads), "--batch", str(batch), "--requests", str(request_count(args, batch))]
+               "--server-threads", str(args.server_threads), "--device", args.device, "--batch", str(batch),
+               "--requests", str(request_count(args, batch))]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
     return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}
 
@@ -167,7 +176,7 @@ def measure_in_process(args, batch):
 def in_process_main(args):
     import torch
     body = torch.randn(args.batch, 3, 224, 224).numpy().tobytes()
-    handler = infer(load_model(args.model, args.server_threads), threading.Lock())
+    handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device)
     handler(body)
     handler(body)
     cpu = own_cpu_s()
@@ -196,6 +205,7 @@ def main():
         ap.add_argument("--protocol", required=True)
         ap.add_argument("--model", required=True)
         ap.add_argument("--server-threads", type=int, required=True)
+        ap.add_argument("--device", required=True)
         ap.add_argument("--host", required=True)
         ap.add_argument("--port", type=int, required=True)
         return serve_main(ap.parse_args())
@@ -204,6 +214,7 @@ def main():
         ap.add_argument("in-process")
         ap.add_argument("--model", required=True)
         ap.add_argument("--server-threads", type=int, required=True)
+        ap.add_argument("--device", required=True)
         ap.add_argument("--batch", type=int, required=True)
         ap.add_argument("--requests", type=int, required=True)
         return in_process_main(ap.parse_args())
@@ -212,6 +223,7 @@ def main():
     ap.add_argument("--machine", default="devbox-emerald-rapids-2vcpu")
     ap.add_argument("--model", default="resnet18")
     ap.add_argument("--server-threads", type=int, default=1)
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the model runs")
     ap.add_argument("--batches", default="1,8,32")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--requests", type=int, default=24)
@@ -227,7 +239,7 @@ def main():
     fields = ["source", "machine", "cpu", "model", "deployment", "protocol", "mode", "batch", "concurrency",
               "server_threads", "requests", "images_per_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
               "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
-              "link", "torch", "grpcio", "python", "date"]
+              "link", "torch", "grpcio", "python", "date", "device"]
     deployments = args.deployments.split(",")
     with open(args.out, "w", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
         out = csv.DictWriter(f, fieldnames=fields)
@@ -256,7 +268,8 @@ def main():
                        "cpu_busy": (cpu["server"] + (cpu["client"] or 0)) / (elapsed * cores),
                        "link": f"veth, tc tbf {LINK_RATE}" if deployment == "remote" else "",
                        "torch": torch.__version__, "grpcio": grpc.__version__,
-                       "python": sys.version.split()[0], "date": datetime.date.today().isoformat()}
+                       "python": sys.version.split()[0], "date": datetime.date.today().isoformat(),
+                       "device": torch.cuda.get_device_name(0) if args.device == "cuda" else "cpu"}
                 out.writerow(row)
                 f.flush()
                 if args.latencies:
