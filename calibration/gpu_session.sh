@@ -4,7 +4,8 @@
 #   2. the host's Python serving stacks (kernels/net/py_transfer_bench.py, HTTP and gRPC
 #      over loopback): the protocol calibration of the served rows below
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
-#      process and behind HTTP and gRPC on loopback, sync and async), within SERVING_S
+#      process and behind HTTP and gRPC on loopback, sync and async, one client and then
+#      four), within SERVING_S
 #   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
@@ -48,10 +49,19 @@ if [ "$serving_s" -gt 0 ]; then
       --max-bytes $((32 << 20)) --out "$raw/protocols/python_${protocol}_loopback.json" 2>> "$out/serving_gpu.log"
   done
   echo "protocols done at $SECONDS s"
-  PYTHONUNBUFFERED=1 timeout "$serving_s" python3 validation/measure/serving_cpu.py --device cuda \
-    --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency 4 --batches 1,8,32 \
-    --requests 32 --images 512 --deployments in-process,local --latencies "$raw/serving_gpu_latencies.jsonl" \
-    --out "$out/serving_gpu.csv" >> "$out/serving_gpu.log" 2>&1
+  # One client first (no two requests contend for the server's interpreter), then four.
+  serving_until=$((SECONDS + serving_s))
+  for concurrency in 1 4; do
+    [ "$SECONDS" -lt "$serving_until" ] || continue
+    deployments=local
+    [ "$concurrency" -gt 1 ] || deployments=in-process,local
+    PYTHONUNBUFFERED=1 timeout $((serving_until - SECONDS)) python3 validation/measure/serving_cpu.py \
+      --device cuda --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency $concurrency \
+      --batches 1,8,32 --requests 32 --images 512 --deployments $deployments \
+      --latencies "$raw/serving_gpu_latencies.jsonl" --out "$raw/serving_gpu_c$concurrency.csv" \
+      >> "$out/serving_gpu.log" 2>&1
+  done
+  cat "$raw"/serving_gpu_c*.csv | awk 'NR == 1 || !/^source,/' > "$out/serving_gpu.csv"
   echo "serving done at $SECONDS s"
 fi
 

@@ -81,6 +81,8 @@ GOALS = [
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
      ("gpu-serve/in-process/h200-pytorch-2.11/",)),
+    ("the same H200 serving over Python's HTTP and gRPC on loopback, four clients (issue 6)",
+     ("gpu-serve/local/h200-pytorch-2.11/",)),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",

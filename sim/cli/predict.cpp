@@ -374,6 +374,15 @@ Payload payload(const graph::Graph& model, int64_t batch, double word) {
   return p;
 }
 
+// Whether a GPU serving scenario copies each batch from pageable host memory on the model's
+// stream: an in-process application (unless its batch is already on the device) and a
+// Python server, whose handler hands PyTorch the request's own bytes; a native server
+// (Triton) stages through pinned buffers over the host link instead (infer/served.hpp).
+bool pageable_copies(const scenario::RunSpec& spec) {
+  if (!spec.serving || spec.system.device == "cpu" || spec.serving->input == "device") return false;
+  return spec.serving->deployment == "in-process" || spec.serving->stack == "python";
+}
+
 // One GPU runs a step's kernels one after another on one stream: in SimGrid, a host with
 // one core whose speed is the kernels' time, idle where its host launches them slower than
 // they run (the scenario's step and launch overheads, perf/launch.hpp).
@@ -400,7 +409,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
     perf::add_autocast_casts(p.plan, model, spec.workload.batch, times);
     p.framework += ", autocast casting the weights to fp16 each step";
   }
-  if (spec.serving && spec.serving->deployment == "in-process" && spec.serving->input != "device") {
+  if (pageable_copies(spec)) {
     // The application's FP32 images in, the network's outputs back (FP32 either way).
     const Payload bytes = payload(model, spec.workload.batch, 4.0);
     const auto& gpu = catalog.gpu(spec.system.device);
@@ -428,6 +437,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.cluster = on_cpu ? cpu_cluster_spec(spec, catalog, rpc.bytes_per_s) : cluster_spec(spec, catalog);
   served.gpus_per_server = on_cpu ? 0 : std::min(spec.system.devices, served.cluster.gpus_per_node);
   served.instances_per_gpu = s.instances;
+  served.copies_over_link = !pageable_copies(spec);
   served.remote = s.deployment == "remote";
   if (served.remote) {
     served.cluster.server_nodes = served.cluster.nodes;

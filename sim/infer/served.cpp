@@ -129,7 +129,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     std::vector<Request*> batch = form_batch(s);
     const double start = platform::now();
     const double k = static_cast<double>(batch.size());
-    const bool copies = gpu != s.node;
+    const bool copies = gpu != s.node && spec_.copies_over_link;
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores

@@ -21,6 +21,11 @@
 // flight, a synchronous one only after its answer came back.  Latency is counted from the
 // send, as perf_analyzer counts it.
 //
+// Copies: a native server (Triton) stages each batch through pinned buffers over the node's
+// host link, beside the GPU's work; a Python server copies from its pageable request bytes
+// on the model's stream (perf/host_copies.hpp), so those copies are in forward_s and the
+// link carries nothing (`copies_over_link` false).
+//
 // Fleet: every node of the cluster runs one server over its first GPUs (or, without GPUs,
 // on its CPU, where inputs need no copy); requests go to the nodes in turn.  A remote
 // deployment has one client machine per server node.
@@ -45,6 +50,7 @@ struct ServedSpec {
   bool remote = false;
   int gpus_per_server = 1;        // GPUs serving on each node (at most the node's); 0: its CPU
   int instances_per_gpu = 1;
+  bool copies_over_link = true;   // a GPU's input and output cross the host link (else in forward_s)
   // Closed loop: `clients` (spread over the servers in turn), each with `in_flight` requests.
   int clients = 1;
   int in_flight = 1;

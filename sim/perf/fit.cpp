@@ -121,6 +121,16 @@ std::string way_of_timing(const RawBenchmarks& file) {
   return it == file.context.end() ? "onednn" : it->second;
 }
 
+// Copies between host and GPU and collectives (dlsim-gpu-bench --copies, --allreduce) are
+// the driver's and NCCL's work, whichever framework asks for them: a file of nothing else
+// can join a profile of a framework's operators timed on the same GPU.
+bool transfers_only(const RawBenchmarks& file) {
+  return !file.times.empty() && std::all_of(file.times.begin(), file.times.end(), [](const auto& entry) {
+    const std::string& s = entry.first.signature;
+    return s.rfind("memcpy ", 0) == 0 || s.rfind("allreduce ", 0) == 0;
+  });
+}
+
 // A speed trace's windows (their median calls, in order) as slowdowns over the median window.
 std::vector<double> slowdowns(std::vector<double> windows) {
   const double median = summarize(windows).median_s;
@@ -140,17 +150,21 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   for (const auto& file : raw) {
     profile.sources.push_back(file.path);
     // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
-    // answers to one question: they cannot share a profile.
+    // answers to one question: they cannot share a profile.  Transfers can: only their GPU
+    // must be the others'.
+    const bool transfers = transfers_only(file) && !transfers_only(raw.front());
     const std::string way = way_of_timing(file), first = way_of_timing(raw.front());
-    if (way != first)
+    if (way != first && !transfers)
       throw InputError(Problem{{file.path, 0, 0}, "context.framework", way,
                                "the same way of timing as " + raw.front().path + " ('" + first + "')",
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
+    static const std::vector<std::string> kGpuKeys{"gpu_name", "gpu_sm_count"};
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
                           "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
                           "published_by", "grpc_version", "cpp_httplib_version", "python_stack_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
+      if (transfers && std::find(kGpuKeys.begin(), kGpuKeys.end(), k) == kGpuKeys.end()) continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
       if (!inserted && known->second != it->second)
         throw InputError(Problem{{file.path, 0, 0}, std::string("context.") + k, it->second,

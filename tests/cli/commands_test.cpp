@@ -82,15 +82,22 @@ TEST(Commands, EveryCatalogGpuIsPredictedWithProvenance) {
 }
 
 // An in-process request on a GPU copies its images in and its logits out (the network's
-// last inference layer, not the training loss); a plain inference keeps its batch there.
+// last inference layer, not the training loss), and so does a Python server's handler; a
+// plain inference keeps its batch there, and a native server stages it over the host link.
 TEST(Commands, AnInProcessGpuRequestCopiesItsImagesInAndItsLogitsOut) {
   const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/tests/data/scenarios/one_gpu_train.toml" +
                                " --set workload.kind=infer --set system.device=h200 --set workload.batch=2";
+  const auto copies = [](const std::string& kernels) {
+    return kernels.find("input,\"memcpy u8 b1204224\",h2d_pageable") != std::string::npos &&  // 2 x 3x224x224 FP32
+           kernels.find("output,\"memcpy u8 b8000\",d2h_pageable") != std::string::npos;     // 2 x 1,000 logits
+  };
   const auto [code, kernels] = run(scenario + " --set serving.deployment=in-process --format kernels");
   ASSERT_EQ(code, 0) << kernels;
-  EXPECT_NE(kernels.find("input,\"memcpy u8 b1204224\",h2d_pageable"), std::string::npos);  // 2 x 3x224x224 FP32
-  EXPECT_NE(kernels.find("output,\"memcpy u8 b8000\",d2h_pageable"), std::string::npos);    // 2 x 1,000 logits
+  EXPECT_TRUE(copies(kernels)) << kernels;
   EXPECT_EQ(run(scenario + " --format kernels").second.find("memcpy"), std::string::npos);
+  const std::string served = scenario + " --set serving.deployment=local --set serving.protocol=http --format kernels";
+  EXPECT_TRUE(copies(run(served + " --set serving.stack=python").second));
+  EXPECT_EQ(run(served + " --set serving.stack=native").second.find("memcpy"), std::string::npos);
 }
 
 TEST(Commands, KernelSaysHowItWasPriced) {

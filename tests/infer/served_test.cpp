@@ -221,6 +221,28 @@ TEST(Served, OnACpuTheForwardPassNeedsNoCopy) {
   EXPECT_NEAR(r.latencies_s.front(), 0.152, 1e-6);
 }
 
+// PCIe at 1 GB/s: a native server's 100 MB copy in takes 0.1 s beside the forward pass; a
+// Python server's copies are priced in its forward pass (perf/host_copies.hpp), so the link
+// carries none.  (One simulation a process: SimGrid initialises once.)
+ServedSpec slow_pcie(bool copies_over_link) {
+  ServedSpec s = spec(false);
+  s.cluster.pcie_Bps = 1e9;
+  s.copies_over_link = copies_over_link;
+  return s;
+}
+
+TEST(Served, ANativeServerCopiesOverTheHostLink) {
+  const InferenceResult r = simulate_served(slow_pcie(true));
+  std::printf("native compute: expected 0.150000 s, simulated %.6f s\n", r.compute_s);
+  EXPECT_NEAR(r.compute_s, 0.150, 1e-3);
+}
+
+TEST(Served, APythonServersCopiesAreInItsForwardPassNotOnTheLink) {
+  const InferenceResult r = simulate_served(slow_pcie(false));
+  std::printf("python compute: expected 0.050000 s, simulated %.6f s\n", r.compute_s);
+  EXPECT_NEAR(r.compute_s, 0.050, 1e-6);
+}
+
 TEST(Served, LocallyTheProtocolsAndTheForwardPassesAreTheHostsCpuTime) {
   // Per request, each end's stack: 1 ms + (100 MB + 1 byte) at 1 GB/s = 101 ms.  Locally
   // both ends and, on a CPU, the 50 ms pass on 2 threads share the node's 4 cores: 4

@@ -137,6 +137,30 @@ TEST(FitProfile, ASpeedTraceIsKeptInOrderOverItsMedianWindow) {
   EXPECT_THROW(fit_profile({raw}, {"m", "", "test", ""}), InputError);
 }
 
+// The driver's host copies, timed by dlsim-gpu-bench on the same GPU, join PyTorch's
+// operators; from another GPU, or with a kernel among them, they do not.
+TEST(FitProfile, PyTorchsGpuOperatorsTakeTheSameGpusCopies) {
+  RawBenchmarks ops;
+  ops.path = "gpu_ops.json";
+  ops.context = {{"framework", "pytorch"}, {"torch_version", "2.11.0"}, {"device", "gpu"}, {"gpu_name", "NVIDIA H200"},
+                 {"cuda_runtime", "13.0"}};
+  for (int n : {1, 2, 4}) ops.times[{"relu fp16 n" + std::to_string(n) + " e1000", "fwd", 1}] = {1e-6 * n};
+  RawBenchmarks copies;
+  copies.path = "copies.json";
+  copies.context = {{"framework", "cudnn"}, {"device", "gpu"}, {"gpu_name", "NVIDIA H200"}, {"cuda_runtime", "13.0.0"}};
+  for (double b : {1e6, 4e6}) copies.times[{"memcpy u8 b" + std::to_string(int(b)), "h2d_pageable", 1}] = {b / 10e9};
+  const Profile p = fit_profile({ops, copies}, {"m", "", "test", "h200"});
+  EXPECT_EQ(p.framework.name, "pytorch-2.11.0-gpu-ops");
+  EXPECT_EQ(p.identity.at("cuda_runtime"), "13.0");  // the operators'
+  EXPECT_EQ(p.measured.count({"memcpy u8 b1000000", "h2d_pageable", 1}), 1u);
+  auto elsewhere = copies;
+  elsewhere.context["gpu_name"] = "NVIDIA H100";
+  EXPECT_THROW(fit_profile({ops, elsewhere}, {"m", "", "test", "h200"}), InputError);
+  auto with_a_kernel = copies;
+  with_a_kernel.times[{"relu fp32 n1 e1000", "fwd", 1}] = {1e-6};
+  EXPECT_THROW(fit_profile({ops, with_a_kernel}, {"m", "", "test", "h200"}), InputError);
+}
+
 TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
   EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t", ""}),
                InputError);
