@@ -21,8 +21,10 @@ Inference (eval mode, no_grad), two ways:
               request of an in-process server
 each call timed on its own, so the rows also give latency percentiles over the calls.
 Micro (JSON): the host's time per launch of tiny kernels (calls issued back to back, one
-synchronisation at the end, so the GPU is never the bottleneck) and copy bandwidth for
-image-sized payloads, pageable and pinned.
+synchronisation at the end, so the GPU is never the bottleneck), copy bandwidth for
+image-sized payloads, pageable and pinned, and training steps of ResNet-50 and VGG-16 at
+batch 1 of 64x64 images, fp32 and amp, whose pace is the host's (its time per kernel in
+training, which autograd and GradScaler make longer than in inference).
 """
 import argparse
 import contextlib
@@ -87,10 +89,10 @@ def percentile(values, q):
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def train_row(name, batch, precision, device, args):
+def train_row(name, batch, precision, device, args, size=None):
     set_precision(precision)
     model = cached_model(name, device).train()
-    size = input_size(name)
+    size = size or input_size(name)
     x = torch.randn(batch, 3, size, size, device=device)
     y = torch.randint(0, 1000, (batch,), device=device)
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
@@ -205,6 +207,22 @@ def launch_times(device, calls, reps):
     return result
 
 
+def training_host_steps(device, args):
+    """Milliseconds per training step at batch 1 of a 64x64 image (96 for Inception-v3),
+    where the GPU's work is tiny and the host's launches set the pace: what a training
+    step's host spends per kernel (autograd, the optimizer, GradScaler), beside the
+    inference figures of launch_times."""
+    models, precisions = (("resnet50",), ("fp32",)) if args.quick else (("resnet50", "vgg16"), ("fp32", "amp"))
+    out = {}
+    for name in models:
+        for precision in precisions:
+            row = train_row(name, 1, precision, device, args, size=96 if name == "inception_v3" else 64)
+            out[f"{name} {precision}"] = {"step_ms_median": 1e3 / row["images_per_s"],
+                                          "step_ms_p10": 1e3 / row["images_per_s_p90"],
+                                          "step_ms_p90": 1e3 / row["images_per_s_p10"]}
+    return out
+
+
 def copy_bandwidth(device, reps):
     """GB/s of host->device and device->host copies of 1, 8, 32 and 256 images."""
     rows = []
@@ -280,10 +298,13 @@ def main():
 
     if args.micro:
         micro = {"identity": info, "launch": launch_times(device, 200 if args.quick else 2000, 2 if args.quick else 7),
-                 "copies": copy_bandwidth(device, 3 if args.quick else 9)}
+                 "copies": copy_bandwidth(device, 3 if args.quick else 9),
+                 "training_host": training_host_steps(device, args)}
         with open(args.micro, "w") as f:
             json.dump(micro, f, indent=1)
         print("launch us/call:", {k: round(v["us_per_call_median"], 2) for k, v in micro["launch"].items()}, flush=True)
+        print("training step ms at batch 1, 64x64:",
+              {k: round(v["step_ms_median"], 2) for k, v in micro["training_host"].items()}, flush=True)
 
     plan = []  # training first: a deadline cuts the inference rows, which are quicker to redo
     for name in filter(None, args.train_models.split(",")):
