@@ -147,24 +147,25 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   profile.gpu = inputs.gpu;
   profile.fitted_by = inputs.fitted_by;
   std::map<KernelKey, std::vector<double>> times, cpu_times;
+  // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
+  // answers to one question: they cannot share a profile.  Transfers can join kernels,
+  // wherever they come in the list: only their GPU must be the kernels'.
+  const auto kernels_file = std::find_if(raw.begin(), raw.end(), [](const auto& f) { return !transfers_only(f); });
+  const RawBenchmarks& lead = kernels_file == raw.end() ? raw.front() : *kernels_file;
   for (const auto& file : raw) {
     profile.sources.push_back(file.path);
-    // Kernels timed through a framework and kernels timed in oneDNN are not one machine's
-    // answers to one question: they cannot share a profile.  Transfers can: only their GPU
-    // must be the others'.
-    const bool transfers = transfers_only(file) && !transfers_only(raw.front());
-    const std::string way = way_of_timing(file), first = way_of_timing(raw.front());
+    const bool transfers = transfers_only(file) && !transfers_only(lead);
+    const std::string way = way_of_timing(file), first = way_of_timing(lead);
     if (way != first && !transfers)
       throw InputError(Problem{{file.path, 0, 0}, "context.framework", way,
-                               "the same way of timing as " + raw.front().path + " ('" + first + "')",
+                               "the same way of timing as " + lead.path + " ('" + first + "')",
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
-    static const std::vector<std::string> kGpuKeys{"gpu_name", "gpu_sm_count"};
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
                           "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
                           "published_by", "grpc_version", "cpp_httplib_version", "python_stack_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
-      if (transfers && std::find(kGpuKeys.begin(), kGpuKeys.end(), k) == kGpuKeys.end()) continue;
+      if (transfers && std::string(k) != "gpu_name" && std::string(k) != "gpu_sm_count") continue;
       auto [known, inserted] = profile.identity.emplace(k, it->second);
       if (!inserted && known->second != it->second)
         throw InputError(Problem{{file.path, 0, 0}, std::string("context.") + k, it->second,

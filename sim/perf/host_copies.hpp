@@ -1,6 +1,6 @@
 #pragma once
 // An application that hands a GPU model a batch from its own memory (study A's in-process
-// deployment, an in-process server): the input is copied to the device before the forward
+// deployment, an in-process server, a Python server's handler): the input is copied to the device before the forward
 // pass and the answer back after it, both from ordinary pageable host memory, as PyTorch's
 // tensor.to(device) and .cpu() (and TensorFlow's feed and fetch) copy.  Each copy holds the
 // pass's stream like a kernel.  Priced from the GPU profile's timed copies

@@ -138,7 +138,8 @@ TEST(FitProfile, ASpeedTraceIsKeptInOrderOverItsMedianWindow) {
 }
 
 // The driver's host copies, timed by dlsim-gpu-bench on the same GPU, join PyTorch's
-// operators; from another GPU, or with a kernel among them, they do not.
+// operators, before or after them in the list; from another GPU, or with a kernel among
+// them, they do not.
 TEST(FitProfile, PyTorchsGpuOperatorsTakeTheSameGpusCopies) {
   RawBenchmarks ops;
   ops.path = "gpu_ops.json";
@@ -153,6 +154,7 @@ TEST(FitProfile, PyTorchsGpuOperatorsTakeTheSameGpusCopies) {
   EXPECT_EQ(p.framework.name, "pytorch-2.11.0-gpu-ops");
   EXPECT_EQ(p.identity.at("cuda_runtime"), "13.0");  // the operators'
   EXPECT_EQ(p.measured.count({"memcpy u8 b1000000", "h2d_pageable", 1}), 1u);
+  EXPECT_EQ(fit_profile({copies, ops}, {"m", "", "test", "h200"}).identity.at("cuda_runtime"), "13.0");  // any order
   auto elsewhere = copies;
   elsewhere.context["gpu_name"] = "NVIDIA H100";
   EXPECT_THROW(fit_profile({ops, elsewhere}, {"m", "", "test", "h200"}), InputError);
