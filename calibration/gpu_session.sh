@@ -2,15 +2,16 @@
 # One short lease of a GPU machine, in order of what matters most, inside LIMIT seconds:
 #   1. the machine's identity (nvidia-smi, PyTorch, cuDNN, CPU)
 #   2. the host's Python serving stacks (kernels/net/py_transfer_bench.py, HTTP and gRPC
-#      over loopback): the protocol calibration of the served rows below
+#      over loopback): the protocol calibration of the served rows below (PROTOCOLS=0 skips)
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
-#      process and behind HTTP and gRPC on loopback, sync and async, one client and then
-#      four), within SERVING_S
+#      process and behind HTTP and gRPC on loopback, sync and async, with each number of
+#      clients in SERVING_CLIENTS, one and then four), within SERVING_S
 #   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
 #   5. PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py) for the
-#      ground truth's networks, within TORCH_OPS_S (fp16 first: batches 32, 256, 128, 1, 8)
+#      ground truth's networks, within TORCH_OPS_S, in the order of TORCH_OPS_DTYPES
+#      (fp16 fp32 tf32) and TORCH_OPS_BATCHES (32 256 128 1 8)
 #   6. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
 #      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32)
 # A stage given 0 seconds is skipped.  Everything lands in $OUT as at most seven files (the
@@ -25,6 +26,8 @@ limit=${LIMIT:-560}
 serving_s=${SERVING_S:-150}
 ground_truth_s=${GROUND_TRUTH_S:-170}
 torch_ops_s=${TORCH_OPS_S:-200}
+torch_ops_dtypes=${TORCH_OPS_DTYPES:-fp16 fp32 tf32}
+torch_ops_batches=${TORCH_OPS_BATCHES:-32 256 128 1 8}
 nets="resnet50 vgg16 resnet152 inception_v3 alexnet"
 mkdir -p "$out"
 left() { echo $((limit - SECONDS)); }
@@ -44,19 +47,19 @@ left() { echo $((limit - SECONDS)); }
 raw=$(mktemp -d)
 if [ "$serving_s" -gt 0 ]; then
   mkdir -p "$raw/protocols"
-  for protocol in http grpc; do
-    timeout 60 python3 kernels/net/py_transfer_bench.py --protocol $protocol --repetitions 3 --min-time 0.1 \
+  for protocol in $([ "${PROTOCOLS:-1}" = 0 ] || echo http grpc); do
+    timeout 60 python3 kernels/net/py_transfer_bench.py --protocol "$protocol" --repetitions 3 --min-time 0.1 \
       --max-bytes $((32 << 20)) --out "$raw/protocols/python_${protocol}_loopback.json" 2>> "$out/serving_gpu.log"
   done
   echo "protocols done at $SECONDS s"
   # One client first (no two requests contend for the server's interpreter), then four.
   serving_until=$((SECONDS + serving_s))
-  for concurrency in 1 4; do
+  for concurrency in ${SERVING_CLIENTS:-1 4}; do
     [ "$SECONDS" -lt "$serving_until" ] || continue
     deployments=local
     [ "$concurrency" -gt 1 ] || deployments=in-process,local
     PYTHONUNBUFFERED=1 timeout $((serving_until - SECONDS)) python3 validation/measure/serving_cpu.py \
-      --device cuda --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency $concurrency \
+      --device cuda --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency "$concurrency" \
       --batches 1,8,32 --requests 32 --images 512 --deployments $deployments \
       --latencies "$raw/serving_gpu_latencies.jsonl" --out "$raw/serving_gpu_c$concurrency.csv" \
       >> "$out/serving_gpu.log" 2>&1
@@ -79,8 +82,8 @@ if [ -n "${DLSIM_BENCHMARK_ROOT:-}" ]; then
 fi
 # PyTorch's operators: one list in order of need, each signature once, one process.
 list=$(mktemp)
-for dtype in fp16 fp32 tf32; do
-  for batch in 32 256 128 1 8; do
+for dtype in $torch_ops_dtypes; do
+  for batch in $torch_ops_batches; do
     for net in $nets; do
       grep -hv '^#' "calibration/gpu_signatures/${net}_${dtype}_b${batch}.txt" 2> /dev/null
     done

@@ -438,6 +438,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.gpus_per_server = on_cpu ? 0 : std::min(spec.system.devices, served.cluster.gpus_per_node);
   served.instances_per_gpu = s.instances;
   served.copies_over_link = !pageable_copies(spec);
+  served.one_interpreter = !on_cpu && s.stack == "python";
   served.remote = s.deployment == "remote";
   if (served.remote) {
     served.cluster.server_nodes = served.cluster.nodes;

@@ -17,6 +17,8 @@ namespace dlsim::infer {
 using simgrid::s4u::Comm;
 using simgrid::s4u::ExecPtr;
 using simgrid::s4u::Host;
+using simgrid::s4u::Mutex;
+using simgrid::s4u::MutexPtr;
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
 
@@ -53,6 +55,7 @@ struct Server {
   std::vector<Host*> gpus;
   std::deque<Request*> queue;
   SemaphorePtr waiting = Semaphore::create(0);
+  MutexPtr interpreter = Mutex::create();  // held by turns where the server has one interpreter
 };
 
 class Simulation {
@@ -72,7 +75,9 @@ class Simulation {
   std::vector<Request*> form_batch(Server& s);
   void serve(Server& s, Host* gpu);
   void request(size_t n, size_t loader);
-  void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes);
+  void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes, Mutex* to_interpreter,
+            Mutex* from_interpreter);
+  Mutex* interpreter(Server& s) const { return spec_.one_interpreter ? s.interpreter.get() : nullptr; }
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -130,6 +135,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     const double start = platform::now();
     const double k = static_cast<double>(batch.size());
     const bool copies = gpu != s.node && spec_.copies_over_link;
+    if (Mutex* held = interpreter(s)) held->lock();
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
@@ -140,6 +146,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
     if (copies) Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
+    if (Mutex* held = interpreter(s)) held->unlock();
     for (Request* r : batch) {
       queued_ += start - r->arrived_s;
       r->served_s = platform::now();
@@ -151,17 +158,28 @@ void Simulation::serve(Server& s, Host* gpu) {
 
 // A message through both processes' stacks, whose work also occupies a core of each one's
 // machine while it passes (where the machine's cores are busy, the message and the work
-// beside it both slow; a forward pass's team there stalls, cpu_teams.hpp).
-void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes) {
+// beside it both slow; a forward pass's team there stalls, cpu_teams.hpp).  An end with
+// one interpreter (`from_interpreter`, `to_interpreter`) does its share holding it.
+void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes,
+                      Mutex* to_interpreter, Mutex* from_interpreter) {
   const double stack_s = spec_.rpc_latency_s / 2 + bytes / spec_.rpc_bytes_per_s;
-  std::vector<Host*> machines{from_machine, to_machine};
-  std::vector<ExecPtr> stacks{cores_.start_beside(from_machine, stack_s), cores_.start_beside(to_machine, stack_s)};
+  struct End {
+    Host* machine;
+    Mutex* interpreter;
+  };
+  std::vector<End> ends{{from_machine, from_interpreter}, {to_machine, to_interpreter}};
+  std::vector<ExecPtr> stacks;
   const auto message = Comm::sendto_async(from, to, static_cast<uint64_t>(bytes));
+  for (const End& end : ends) {
+    if (end.interpreter) end.interpreter->lock();
+    stacks.push_back(cores_.start_beside(end.machine, stack_s));
+  }
   while (!stacks.empty()) {
     const auto done = static_cast<size_t>(simgrid::s4u::Exec::wait_any(stacks));
-    cores_.end_beside(machines[done]);
+    cores_.end_beside(ends[done].machine);
+    if (ends[done].interpreter) ends[done].interpreter->unlock();
     stacks.erase(stacks.begin() + static_cast<std::ptrdiff_t>(done));
-    machines.erase(machines.begin() + static_cast<std::ptrdiff_t>(done));
+    ends.erase(ends.begin() + static_cast<std::ptrdiff_t>(done));
   }
   message->wait();
 }
@@ -178,7 +196,7 @@ void Simulation::request(size_t n, size_t loader) {
   }
   Request r{0, 0, Semaphore::create(0)};
   const double submitted = platform::now();
-  send(client_machines_[n], client, s.node, s.process, spec_.request_bytes);
+  send(client_machines_[n], client, s.node, s.process, spec_.request_bytes, interpreter(s), nullptr);
   r.arrived_s = platform::now();
   send_ += r.arrived_s - submitted;
   result_.peak_requests_in_servers = std::max(result_.peak_requests_in_servers, ++in_servers_);
@@ -186,7 +204,7 @@ void Simulation::request(size_t n, size_t loader) {
   s.waiting->release();
   r.done->acquire();
   --in_servers_;
-  send(s.node, s.process, client_machines_[n], client, spec_.response_bytes);
+  send(s.node, s.process, client_machines_[n], client, spec_.response_bytes, nullptr, interpreter(s));
   received_ += platform::now() - r.served_s;
   result_.latencies_s.push_back(platform::now() - submitted);
   answered_s_.push_back(platform::now());

@@ -26,6 +26,12 @@
 // on the model's stream (perf/host_copies.hpp), so those copies are in forward_s and the
 // link carries nothing (`copies_over_link` false).
 //
+// One interpreter: a Python server on a GPU runs its stack's work on each message and its
+// forward passes (the model's launches, its copies) in one Python process, whose threads
+// take turns holding the interpreter lock (`one_interpreter`): a request's bytes are read
+// and its answer written only between passes, never beside one.  On a CPU the passes run
+// in oneDNN's threads outside that lock, and a native server has none.
+//
 // Fleet: every node of the cluster runs one server over its first GPUs (or, without GPUs,
 // on its CPU, where inputs need no copy); requests go to the nodes in turn.  A remote
 // deployment has one client machine per server node.
@@ -51,6 +57,7 @@ struct ServedSpec {
   int gpus_per_server = 1;        // GPUs serving on each node (at most the node's); 0: its CPU
   int instances_per_gpu = 1;
   bool copies_over_link = true;   // a GPU's input and output cross the host link (else in forward_s)
+  bool one_interpreter = false;   // the server's stack work and its GPU passes take turns (a Python server)
   // Closed loop: `clients` (spread over the servers in turn), each with `in_flight` requests.
   int clients = 1;
   int in_flight = 1;

@@ -243,6 +243,36 @@ TEST(Served, APythonServersCopiesAreInItsForwardPassNotOnTheLink) {
   EXPECT_NEAR(r.compute_s, 0.050, 1e-6);
 }
 
+// A Python server on a GPU holds one interpreter for its stack's work and for its passes.
+// Alone, a request meets nothing there: 152 ms, as without.  Two clients: per request the
+// interpreter reads 100 MB (100.5 ms), runs the 50 ms pass and writes the answer
+// (0.5 ms) with no two at once, so 8 requests take at least 8 x 151 ms; without it one
+// client's send runs beside the other's pass.  (One simulation a process.)
+ServedSpec python_server(int clients, bool one_interpreter) {
+  ServedSpec s = spec(false);
+  s.clients = clients;
+  s.one_interpreter = one_interpreter;
+  return s;
+}
+
+TEST(Served, APythonServerAloneServesAsAnyOther) {
+  const InferenceResult r = simulate_served(python_server(1, true));
+  std::printf("one client, one interpreter: expected 0.152000 s, simulated %.6f s\n", r.latencies_s.front());
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 0.152, 1e-6);
+}
+
+TEST(Served, APythonServersStackWorkWaitsForItsPassesInOneInterpreter) {
+  const InferenceResult r = simulate_served(python_server(2, true));
+  std::printf("two clients, one interpreter: expected at least 1.208 s, simulated %.6f s\n", r.makespan_s);
+  EXPECT_GE(r.makespan_s, 8 * 0.151 - 1e-6);
+}
+
+TEST(Served, ANativeServersStackWorkRunsBesideItsPasses) {
+  const InferenceResult r = simulate_served(python_server(2, false));
+  std::printf("two clients, no interpreter: expected under 0.966 s, simulated %.6f s\n", r.makespan_s);
+  EXPECT_LT(r.makespan_s, 0.8 * 8 * 0.151);
+}
+
 TEST(Served, LocallyTheProtocolsAndTheForwardPassesAreTheHostsCpuTime) {
   // Per request, each end's stack: 1 ms + (100 MB + 1 byte) at 1 GB/s = 101 ms.  Locally
   // both ends and, on a CPU, the 50 ms pass on 2 threads share the node's 4 cores: 4

@@ -109,8 +109,12 @@ def own_cpu_s():
     return t.user + t.system
 
 
-def timed_requests(send, count, in_flight):
-    """Runs `count` calls of send(), `in_flight` at once; returns (seconds, latencies)."""
+def timed_requests(send, count, in_flight, warmups=0, when_warm=lambda: None):
+    """Runs `warmups` untimed calls of send(), then when_warm(), then `count` timed calls,
+    `in_flight` at once, all on the same threads (PyTorch makes a thread's cuDNN and cuBLAS
+    handles on its first call: 0.15-0.74 s on the H200, paid by the first timed request of
+    the 2026-11-26 in-process runs when the warm-ups ran on another thread); returns
+    (seconds, latencies)."""
     latencies = []
     lock = threading.Lock()
 
@@ -120,17 +124,17 @@ def timed_requests(send, count, in_flight):
         with lock:
             latencies.append(time.perf_counter() - start)
 
-    start = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=in_flight) as pool:
+        list(pool.map(lambda _: send(), range(warmups)))
+        when_warm()
+        start = time.perf_counter()
         list(pool.map(one, range(count)))
-    return time.perf_counter() - start, latencies
+        return time.perf_counter() - start, latencies
 
 
 def warmup_requests(args):
-    """Untimed requests per client before the timed ones.  On a GPU more: PyTorch keys
-    cuDNN's engine choice by the tensors' alignment, and a request whose buffers the
-    caching allocator aligned differently searches again (the H200's in-process runs of
-    2026-11-26 spent 0.2-0.8 s on their third request after two warm-ups)."""
+    """Untimed requests per client before the timed ones.  On a GPU more: cuDNN's autotuner
+    (benchmark mode) and the caching allocator settle over the first requests."""
     return 10 if args.device == "cuda" else 2
 
 
@@ -160,10 +164,13 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
                 finally:
                     with pool_lock:
                         idle.append(client)
-        timed_requests(send, warmup_requests(args) * concurrency, concurrency)  # connections, allocator, cuDNN
-        server_cpu, client_cpu = process_cpu_s(server.pid), own_cpu_s()
-        elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency)
-        cpu = {"server": process_cpu_s(server.pid) - server_cpu, "client": own_cpu_s() - client_cpu}
+        cpu_before = {}
+
+        def when_warm():  # connections, allocator and cuDNN ready
+            cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s())
+        elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
+                                            warmups=warmup_requests(args) * concurrency, when_warm=when_warm)
+        cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"], "client": own_cpu_s() - cpu_before["client"]}
         for c in clients:
             c.close()
         return elapsed, latencies, cpu
@@ -185,18 +192,17 @@ def in_process_main(args):
     import torch
     body = torch.randn(args.batch, 3, 224, 224).numpy().tobytes()
     handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device)
-    for _ in range(warmup_requests(args)):
-        handler(body)
-    cpu = own_cpu_s()
-    seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1)
-    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu}))
+    cpu_before = []
+    seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
+                                        when_warm=lambda: cpu_before.append(own_cpu_s()))
+    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu_before[0]}))
 
 
 def keep_latencies(path, row, latencies):
     """Appends one configuration's request latencies (ms, in the order they finished) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
-    key["finished_utc"] = datetime.datetime.utcnow().strftime("%H:%M:%S")
+    key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
         f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies]}) + "\n")
 
@@ -227,7 +233,7 @@ def main():
         ap.add_argument("--requests", type=int, required=True)
         return in_process_main(ap.parse_args())
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, help="CSV to append the rows to")
     ap.add_argument("--machine", default="devbox-emerald-rapids-2vcpu")
     ap.add_argument("--model", default="resnet18")
     ap.add_argument("--server-threads", type=int, default=1)
@@ -249,9 +255,11 @@ def main():
               "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
               "link", "torch", "grpcio", "python", "date", "device"]
     deployments = args.deployments.split(",")
-    with open(args.out, "w", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
+    new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
+    with open(args.out, "a", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
         out = csv.DictWriter(f, fieldnames=fields)
-        out.writeheader()
+        if new:
+            out.writeheader()
         for batch in (int(b) for b in args.batches.split(",")):
             body = torch.randn(batch, 3, 224, 224).numpy().tobytes()
             configs = [("in-process", "", "sync", 1)] if "in-process" in deployments else []
