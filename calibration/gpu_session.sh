@@ -5,7 +5,8 @@
 #      over loopback): the protocol calibration of the served rows below (PROTOCOLS=0 skips)
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
 #      process and behind HTTP and gRPC on loopback, sync and async, with each number of
-#      clients in SERVING_CLIENTS, one and then four), within SERVING_S
+#      clients in SERVING_CLIENTS, one and then four; every request's latency and the
+#      server's phases in serving_gpu_latencies.jsonl), within SERVING_S
 #   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)

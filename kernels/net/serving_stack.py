@@ -8,40 +8,47 @@ answer another.
              (bytes in, bytes out), a thread pool on the server
 
 serve(protocol, host, port, handler) starts a server on threads of its own and returns a
-stop function; Client(protocol, address).call(body) sends one request and returns the
+stop function (record(phase, seconds), if given, hears how long HTTP's server took to read
+each request's body and to write its answer: gRPC's C core does both before and after the
+handler, out of Python's sight); Client(protocol, address).call(body) sends one request and returns the
 answer (one connection or channel per client; a client is used by one thread at a time).
 """
 import http.client
 import http.server
 import socket
 import threading
+import time
 from concurrent import futures
 
 PROTOCOLS = ("http", "grpc")
 _METHOD = "/dlsim.Serve/Call"
 
 
-def serve(protocol, host, port, handler, workers=8):
+def serve(protocol, host, port, handler, workers=8, record=lambda phase, seconds: None):
     if protocol == "http":
-        return _serve_http(host, port, handler)
+        return _serve_http(host, port, handler, record)
     if protocol == "grpc":
         return _serve_grpc(host, port, handler, workers)
     raise ValueError(f"protocol is one of {PROTOCOLS}, not {protocol!r}")
 
 
-def _serve_http(host, port, handler):
+def _serve_http(host, port, handler, record):
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive
         disable_nagle_algorithm = True
 
         def do_POST(self):
+            start = time.perf_counter()
             body = self.rfile.read(int(self.headers["Content-Length"]))
+            record("read", time.perf_counter() - start)
             answer = handler(body)
+            start = time.perf_counter()
             self.send_response(200)
             self.send_header("Content-Type", "application/octet-stream")
             self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
             self.wfile.write(answer)
+            record("write", time.perf_counter() - start)
 
         def log_message(self, *args):
             pass

@@ -2,7 +2,8 @@
 # The serving harness and its protocol calibration run here, briefly: the Python stack's
 # transfer benchmark writes rows `dlsim calibrate` fits, the stall and speed trace rows it
 # fits into a profile's [[stalls]], and serving_cpu.py --quick serves a model in-process
-# and over both protocols on loopback, writing one row per deployment.
+# and over both protocols on loopback, writing one row per deployment and each request's
+# latency and server phases.
 #   serving_harness_check.sh DLSIM SOURCE_DIR
 set -euo pipefail
 dlsim=$1
@@ -17,10 +18,16 @@ grep -q 'name = "python-grpc on python-' "$work/protocol.toml"
 "$dlsim" calibrate "$work/stalls.json" --machine here -o "$work/stalls.toml" >/dev/null
 grep -q '^speed_window_ms = 20$' "$work/stalls.toml"
 grep -Eq '^speed = \[[0-9.]+, ' "$work/stalls.toml"
-/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --out "$work/serving.csv" 2>/dev/null
-/usr/bin/python3 - "$work/serving.csv" <<'PY'
-import csv, sys
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --out "$work/serving.csv" \
+  --latencies "$work/latencies.jsonl" 2>/dev/null
+/usr/bin/python3 - "$work/serving.csv" "$work/latencies.jsonl" <<'PY'
+import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+for line in open(sys.argv[2]):
+    run = json.loads(line)
+    phases = {"copy", "lock_wait", "locked"} | ({"read", "write"} if run["protocol"] == "http" else set())
+    assert set(run["phases_ms"]) == phases, run["phases_ms"].keys()
+    assert all(len(t) == len(run["latencies_ms"]) for t in run["phases_ms"].values()), run
 kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds

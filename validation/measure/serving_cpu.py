@@ -28,7 +28,10 @@ validation/data/README.md).  Each configuration: warm-up requests, then timed on
 REQUESTS of them and at least IMAGES images (24 batch-1 requests take under a second here,
 and runs that short differed by up to 17% from one campaign to the next);
 throughput = images answered / time from the first send to the last answer; latency per
-request from send to answer (P50/P90/P99 over the timed requests).  CPU: the seconds the
+request from send to answer (P50/P90/P99 over the timed requests); with --latencies each
+timed request's latency and the server's phases (HTTP's body read and answer write, the
+handler's copy of the bytes into a tensor, its wait for the model's lock, and the copy in,
+forward pass and copy back under it) go to a JSON-lines file.  CPU: the seconds the
 server process and the client process (this harness; in-process, the one process) spent on
 a CPU over the timed requests (/proc/PID/stat, os.times; 10 ms ticks), each as a share of
 the machine's cores over that time, and both together (cpu_busy): client and server share
@@ -42,7 +45,9 @@ import datetime
 import json
 import os
 import subprocess
+import statistics
 import sys
+import tempfile
 import threading
 import time
 
@@ -63,30 +68,63 @@ def load_model(name, threads, device):
     return getattr(torchvision.models, name)().eval().to(device)
 
 
-def infer(model, lock, device):
+def infer(model, lock, device, record=lambda phase, seconds: None):
+    """The model's request handler: bytes in, logits' bytes out.  record(phase, seconds)
+    hears each request's phases: its bytes copied into a tensor ("copy"), the wait for the
+    model's lock ("lock_wait"), and the copy in, forward pass and copy back under it
+    ("locked")."""
     import torch
 
     def handler(body):
+        start = time.perf_counter()
         x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
+        copied = time.perf_counter()
         with lock, torch.no_grad():
-            return model(x.to(device)).cpu().numpy().tobytes()
+            entered = time.perf_counter()
+            answer = model(x.to(device)).cpu().numpy().tobytes()
+        done = time.perf_counter()
+        record("copy", copied - start)
+        record("lock_wait", entered - copied)
+        record("locked", done - entered)
+        return answer
     return handler
+
+
+class Phases:
+    """Seconds per phase of each request a process served, in the order they ended."""
+
+    def __init__(self):
+        self.seconds = {}
+        self.lock = threading.Lock()
+
+    def record(self, phase, seconds):
+        with self.lock:
+            self.seconds.setdefault(phase, []).append(seconds)
+
+
+def timed_phases(seconds, warmups):
+    """Milliseconds per phase, the first `warmups` requests' (the warm-ups') left out."""
+    return {phase: [round(1e3 * t, 3) for t in times[warmups:]] for phase, times in seconds.items()}
 
 
 def serve_main(args):
     model = load_model(args.model, args.server_threads, args.device)
-    port, stop = serving_stack.serve(args.protocol, args.host, args.port, infer(model, threading.Lock(), args.device))
+    phases = Phases()
+    port, stop = serving_stack.serve(args.protocol, args.host, args.port,
+                                     infer(model, threading.Lock(), args.device, phases.record), record=phases.record)
     print(f"ready {port}", flush=True)
     try:
         sys.stdin.read()  # until the harness closes our stdin
     finally:
         stop()
+        with open(args.phases, "w") as f:
+            json.dump(phases.seconds, f)
 
 
-def start_server(args, deployment, protocol):
+def start_server(args, deployment, protocol, phases):
     command = [sys.executable, os.path.abspath(__file__), "serve", "--protocol", protocol, "--model", args.model,
                "--server-threads", str(args.server_threads), "--device", args.device, "--port", "0",
-               "--host", SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"]
+               "--host", SERVER_ADDRESS if deployment == "remote" else "127.0.0.1", "--phases", phases]
     if deployment == "remote":
         command = in_namespace(command)
     server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -144,67 +182,78 @@ def request_count(args, batch):
 
 
 def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
-    server, host, port = start_server(args, deployment, protocol)
-    try:
-        if mode == "async":  # one gRPC channel, many calls in flight
-            clients = [serving_stack.Client(protocol, host, port)]
+    """A server process for one configuration; (seconds, latencies, CPU seconds, the
+    server's phases per request)."""
+    warmups = warmup_requests(args) * concurrency
+    with tempfile.TemporaryDirectory() as work:
+        phases = os.path.join(work, "phases.json")
+        server, host, port = start_server(args, deployment, protocol, phases)
+        try:
+            if mode == "async":  # one gRPC channel, many calls in flight
+                clients = [serving_stack.Client(protocol, host, port)]
 
-            def send():
-                clients[0].call(body)
-        else:  # a connection (channel) per client, one request in flight on each
-            clients = [serving_stack.Client(protocol, host, port) for _ in range(concurrency)]
-            pool_lock = threading.Lock()
-            idle = list(clients)
+                def send():
+                    clients[0].call(body)
+            else:  # a connection (channel) per client, one request in flight on each
+                clients = [serving_stack.Client(protocol, host, port) for _ in range(concurrency)]
+                pool_lock = threading.Lock()
+                idle = list(clients)
 
-            def send():
-                with pool_lock:
-                    client = idle.pop()
-                try:
-                    client.call(body)
-                finally:
+                def send():
                     with pool_lock:
-                        idle.append(client)
-        cpu_before = {}
+                        client = idle.pop()
+                    try:
+                        client.call(body)
+                    finally:
+                        with pool_lock:
+                            idle.append(client)
+            cpu_before = {}
 
-        def when_warm():  # connections, allocator and cuDNN ready
-            cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s())
-        elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
-                                            warmups=warmup_requests(args) * concurrency, when_warm=when_warm)
-        cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"], "client": own_cpu_s() - cpu_before["client"]}
-        for c in clients:
-            c.close()
-        return elapsed, latencies, cpu
-    finally:
-        server.stdin.close()
-        server.wait(timeout=30)
+            def when_warm():  # connections, allocator and cuDNN ready
+                cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s())
+            elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
+                                                warmups=warmups, when_warm=when_warm)
+            cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"],
+                   "client": own_cpu_s() - cpu_before["client"]}
+            for c in clients:
+                c.close()
+        finally:
+            server.stdin.close()
+            server.wait(timeout=30)
+        with open(phases) as f:
+            return elapsed, latencies, cpu, timed_phases(json.load(f), warmups)
 
 
 def measure_in_process(args, batch):
-    """The in-process deployment in a fresh process of its own; (seconds, latencies)."""
+    """The in-process deployment in a fresh process of its own; as measure_served."""
     command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
                "--server-threads", str(args.server_threads), "--device", args.device, "--batch", str(batch),
                "--requests", str(request_count(args, batch))]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
-    return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}
+    return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}, result["phases"]
 
 
 def in_process_main(args):
     import torch
     body = torch.randn(args.batch, 3, 224, 224).numpy().tobytes()
-    handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device)
+    phases = Phases()
+    handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device,
+                    phases.record)
     cpu_before = []
     seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
                                         when_warm=lambda: cpu_before.append(own_cpu_s()))
-    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu_before[0]}))
+    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu_before[0],
+                      "phases": timed_phases(phases.seconds, warmup_requests(args))}))
 
 
-def keep_latencies(path, row, latencies):
-    """Appends one configuration's request latencies (ms, in the order they finished) to a JSON-lines file."""
+def keep_latencies(path, row, latencies, phases):
+    """Appends one configuration's request latencies (ms, in the order they finished) and
+    the server's phases (ms per request, in the order each phase ended) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
-        f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies]}) + "\n")
+        f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies], "phases_ms": phases}) + "\n")
 
 
 def percentile(values, q):
@@ -222,6 +271,7 @@ def main():
         ap.add_argument("--device", required=True)
         ap.add_argument("--host", required=True)
         ap.add_argument("--port", type=int, required=True)
+        ap.add_argument("--phases", required=True, help="JSON file for each request's phases, written at exit")
         return serve_main(ap.parse_args())
     if len(sys.argv) > 1 and sys.argv[1] == "in-process":
         ap = argparse.ArgumentParser()
@@ -244,7 +294,8 @@ def main():
     ap.add_argument("--images", type=int, default=0, help="time at least this many images per configuration")
     ap.add_argument("--deployments", default="in-process,local,remote")
     ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
-    ap.add_argument("--latencies", help="JSON lines to append each configuration's request latencies to")
+    ap.add_argument("--latencies", help="JSON lines to append each configuration's request latencies and the"
+                                        " server's phases per request to")
     args = ap.parse_args()
     if args.quick:
         args.batches, args.requests, args.deployments = "1", 6, "in-process,local"
@@ -266,8 +317,9 @@ def main():
             configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
                         for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
             for deployment, protocol, mode, concurrency in configs:
-                elapsed, latencies, cpu = (measure_in_process(args, batch) if deployment == "in-process" else
-                                           measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                elapsed, latencies, cpu, phases = (
+                    measure_in_process(args, batch) if deployment == "in-process" else
+                    measure_served(args, deployment, protocol, mode, batch, concurrency, body))
                 cores = os.cpu_count()
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
@@ -289,9 +341,11 @@ def main():
                 out.writerow(row)
                 f.flush()
                 if args.latencies:
-                    keep_latencies(args.latencies, row, latencies)
+                    keep_latencies(args.latencies, row, latencies, phases)
+                medians = ", ".join(f"{p} {statistics.median(t):.2f}" for p, t in phases.items() if t)
                 print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
-                      f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms", file=sys.stderr)
+                      f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms; "
+                      f"server's medians (ms): {medians}", file=sys.stderr)
 
 
 class _Nothing:
