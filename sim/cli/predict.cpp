@@ -439,6 +439,8 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.instances_per_gpu = s.instances;
   served.copies_over_link = !pageable_copies(spec);
   served.one_interpreter = !on_cpu && s.stack == "python";
+  if (served.one_interpreter)
+    notes += "; one Python interpreter: the server's stack work and its passes' launches take turns";
   served.remote = s.deployment == "remote";
   if (served.remote) {
     served.cluster.server_nodes = served.cluster.nodes;
