@@ -46,6 +46,8 @@ left() { echo $((limit - SECONDS)); }
 } > "$out/env.txt" 2>&1
 
 raw=$(mktemp -d)
+# The machine's name in the rows, as pytorch_gpu.py names it: "NVIDIA H200" -> nvidia-h200.
+gpu_machine=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 if [ "$serving_s" -gt 0 ]; then
   mkdir -p "$raw/protocols"
   for protocol in $([ "${PROTOCOLS:-1}" = 0 ] || echo http grpc); do
@@ -60,7 +62,7 @@ if [ "$serving_s" -gt 0 ]; then
     deployments=local
     [ "$concurrency" -gt 1 ] || deployments=in-process,local
     PYTHONUNBUFFERED=1 timeout $((serving_until - SECONDS)) python3 validation/measure/serving_cpu.py \
-      --device cuda --machine nvidia-h200 --model resnet50 --server-threads 4 --concurrency "$concurrency" \
+      --device cuda --machine "$gpu_machine" --model resnet50 --server-threads 4 --concurrency "$concurrency" \
       --batches 1,8,32 --requests 32 --images 512 --deployments $deployments \
       --latencies "$raw/serving_gpu_latencies.jsonl" --out "$raw/serving_gpu_c$concurrency.csv" \
       >> "$out/serving_gpu.log" 2>&1

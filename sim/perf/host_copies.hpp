@@ -1,8 +1,9 @@
 #pragma once
 // An application that hands a GPU model a batch from its own memory (study A's in-process
-// deployment, an in-process server, a Python server's handler): the input is copied to the device before the forward
-// pass and the answer back after it, both from ordinary pageable host memory, as PyTorch's
-// tensor.to(device) and .cpu() (and TensorFlow's feed and fetch) copy.  Each copy holds the
+// deployment, an in-process server, a Python server's handler): the input is copied to the
+// device before the forward pass and the answer back after it, both from ordinary pageable
+// host memory, as PyTorch's tensor.to(device) and .cpu() (and TensorFlow's feed and fetch)
+// copy.  Each copy holds the
 // pass's stream like a kernel.  Priced from the GPU profile's timed copies
 // ("memcpy u8 b<bytes>", phases h2d_pageable and d2h_pageable, dlsim-gpu-bench --copies)
 // where it has them: on the H200's host a pageable copy of 0.5-16 MiB moved 8-14 GB/s,

@@ -18,6 +18,11 @@ grep -q 'name = "python-grpc on python-' "$work/protocol.toml"
 "$dlsim" calibrate "$work/stalls.json" --machine here -o "$work/stalls.toml" >/dev/null
 grep -q '^speed_window_ms = 20$' "$work/stalls.toml"
 grep -Eq '^speed = \[[0-9.]+, ' "$work/stalls.toml"
+# Rows are appended to --out; a file of other columns is refused (exit 2), left as it was.
+printf 'a,b\n1,2\n' > "$work/other.csv"
+status=0
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --out "$work/other.csv" 2>/dev/null || status=$?
+[ "$status" -eq 2 ] && [ "$(cat "$work/other.csv")" = "$(printf 'a,b\n1,2')" ]
 /usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --out "$work/serving.csv" \
   --latencies "$work/latencies.jsonl" 2>/dev/null
 /usr/bin/python3 - "$work/serving.csv" "$work/latencies.jsonl" <<'PY'

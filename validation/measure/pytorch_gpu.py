@@ -208,15 +208,15 @@ def launch_times(device, calls, reps):
 
 
 def training_host_steps(device, args):
-    """Milliseconds per training step at batch 1 of a 64x64 image (96 for Inception-v3),
-    where the GPU's work is tiny and the host's launches set the pace: what a training
-    step's host spends per kernel (autograd, the optimizer, GradScaler), beside the
-    inference figures of launch_times."""
+    """Milliseconds per training step at batch 1 of a 64x64 image, where the GPU's work is
+    tiny and the host's launches set the pace: what a training step's host spends per
+    kernel (autograd, the optimizer, GradScaler), beside the inference figures of
+    launch_times."""
     models, precisions = (("resnet50",), ("fp32",)) if args.quick else (("resnet50", "vgg16"), ("fp32", "amp"))
     out = {}
     for name in models:
         for precision in precisions:
-            row = train_row(name, 1, precision, device, args, size=96 if name == "inception_v3" else 64)
+            row = train_row(name, 1, precision, device, args, size=64)
             out[f"{name} {precision}"] = {"step_ms_median": 1e3 / row["images_per_s"],
                                           "step_ms_p10": 1e3 / row["images_per_s_p90"],
                                           "step_ms_p90": 1e3 / row["images_per_s_p10"]}

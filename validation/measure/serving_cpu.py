@@ -307,6 +307,13 @@ def main():
               "link", "torch", "grpcio", "python", "date", "device"]
     deployments = args.deployments.split(",")
     new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
+    if not new:
+        with open(args.out) as f:
+            header = f.readline().strip().split(",")
+        if header != fields:
+            print(f"{args.out}:1: its columns are not this harness's ({','.join(fields)}); "
+                  "name a new file with --out, or one this harness wrote", file=sys.stderr)
+            return 2
     with open(args.out, "a", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
         out = csv.DictWriter(f, fieldnames=fields)
         if new:
@@ -365,4 +372,4 @@ def serving_stack_cpu():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
