@@ -112,6 +112,23 @@ int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) 
   return std::max(spec.system.threads, cpu ? cpu->cores_per_socket : 0);
 }
 
+// Whether a serving process's teams outnumber the machine's cores: each thread that runs
+// passes keeps a team of `threads`, its own and threads - 1 the runtime manages, and
+// libgomp counts those and the process's first thread against the cores (its "throttled"
+// spin: idle threads sleep at once where there are more).  Said in the notes when so.
+bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog& catalog, int threads,
+                          std::string& notes) {
+  if (!spec.serving || threads < 2) return false;
+  const int teams = spec.serving->pass_threads;
+  const int cores = host_cores(spec, catalog);
+  const int64_t managed = 1 + int64_t{teams} * (threads - 1);
+  if (managed <= cores) return false;
+  notes += fmt::format("{}{} threads running passes, a team of {} each: {} runtime threads on {} cores, so idle ones "
+                       "sleep and every operator wakes its team",
+                       notes.empty() ? "" : "; ", teams, threads, managed, cores);
+  return true;
+}
+
 }  // namespace
 
 std::string default_cpu_profile() { return profile_dir() + "/devbox-emerald-rapids-2vcpu-pytorch.toml"; }
@@ -566,11 +583,14 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   if (options.cpu) p.scaling = options.cpu->basis;
   const perf::KernelTimes times(profile, options);
   const int threads = kernel_threads(spec, catalog, p.scaling);
+  const bool oversubscribed = teams_oversubscribed(spec, catalog, threads, p.scaling);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
-                                      spec.serving && spec.serving->request_thread);
-  if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
+                                      oversubscribed);
+  // A crowded pass meets what a team meets beside another, where that was traced.
+  const auto& traces = oversubscribed && profile.crowded_stalls.count(threads) ? profile.crowded_stalls : profile.stalls;
+  if (const auto stalls = traces.find(threads); stalls != traces.end()) p.plan.stalls = stalls->second;
   p.totals = p.plan.totals();
   return p;
 }

@@ -50,7 +50,7 @@ struct Builder {
   const FrameworkRules& rules;
   graph::DataType type;
   StepPlan plan;
-  bool request_thread = false;  // inference called from a thread other than the process's main one
+  bool oversubscribed = false;  // inference beside other threads' teams, more runtime threads than cores
 
   void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
     push(stage, node.name, signature, phase, times.time(signature, phase, threads));
@@ -104,15 +104,15 @@ struct Builder {
 
   // Inference runs an operator's eval, no-grad forward where the profile timed it (batch
   // norm applies running statistics instead of computing the batch's), and as a request
-  // thread calls it on more than one thread where that was timed too
-  // (kInferOnRequestThread; one thread starts no team of threads, so the calling thread
-  // does not matter there).  A CPU profile that timed only the training forward prices it
+  // thread calls it beside another team on more than one thread where that was timed too
+  // (kInferOnRequestThread; one thread starts no team of threads, so the other teams do
+  // not matter there).  A CPU profile that timed only the training forward prices it
   // (PyTorch's CPU batch norm in eval mode is another kernel, 10x faster on the Zen 5); a
   // GPU's, where the eval forward moves fewer bytes, carries it there by the rooflines
   // (KernelTimes); one that timed neither leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
     const std::string op = kernels::operator_of(sig);
-    if (request_thread && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
+    if (oversubscribed && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
     if (times.has_phase(op, "infer") || !times.has_phase(op, "fwd")) return "infer";
     const auto parsed = kernels::parse_signature(sig);
     const bool eval_does_less = kernel_features(parsed, "infer").bytes < kernel_features(parsed, "fwd").bytes;
@@ -162,10 +162,10 @@ struct Builder {
     }
   }
 
-  // On a request thread with more than one thread: every operator of the pass wakes its
-  // team (kTeamWakeOp), where the profile timed that.
+  // Beside other teams, more threads than cores, with more than one thread: every operator
+  // of the pass wakes its team (kTeamWakeOp), where the profile timed that.
   void team_wakes() {
-    if (!request_thread || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
+    if (!oversubscribed || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
     const std::string sig = team_wake_signature();
     const Answer after_idle = times.time(sig, "after_idle", threads);
     const double wake = std::max(
@@ -243,8 +243,8 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
 }
 
 StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
-                        const FrameworkRules& rules, graph::DataType type, bool request_thread) {
-  Builder b{graph, batch, threads, times, rules, type, {}, request_thread};
+                        const FrameworkRules& rules, graph::DataType type, bool oversubscribed) {
+  Builder b{graph, batch, threads, times, rules, type, {}, oversubscribed};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
   b.team_wakes();

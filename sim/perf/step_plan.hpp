@@ -48,9 +48,10 @@ struct StepPlan {
 };
 
 // A team of threads woken for each operator of a pass on a server's request thread.  Once
-// PyTorch has run on more than one thread of a process (a server's main thread loads and
-// warms its model; its requests come in on several threads), libgomp keeps a team for
-// each and their idle threads sleep at once, so an operator called after the framework's
+// PyTorch has run on more than one thread of a process (a server's requests come in on
+// several threads, or its main thread warmed the model), libgomp keeps a team for each, and
+// where that makes more threads than cores (1 + teams x (threads - 1) > cores) their idle
+// threads sleep at once, so an operator called after the framework's
 // own work between operators wakes its team first, which an operator timed back to back
 // never does: on the Zen 5 VM a two-thread ReLU on 1x64x56x56 took 24 us back to back and
 // 54-61 us after 20-100 us of the caller's own work (8-11 us either way where the
@@ -72,11 +73,13 @@ std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64
 StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,
                        const KernelTimes& times, const FrameworkRules& rules,
                        graph::DataType type = graph::DataType::fp32);
-// request_thread: the forward pass runs on a thread other than the process's main one, as
-// in every HTTP or gRPC server (operators timed so where the profile has them, each waking
-// its team where the profile timed that on more than one thread).
+// oversubscribed: the pass runs while other threads of its process keep OpenMP teams of
+// their own, more runtime threads than the machine has cores, so libgomp lets idle ones
+// sleep at once (a server whose requests come in on several threads): operators timed so
+// (on a request thread beside the main thread's team) where the profile has them, each
+// waking its team where the profile timed that on more than one thread.
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                         const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32,
-                        bool request_thread = false);
+                        bool oversubscribed = false);
 
 }  // namespace dlsim::perf

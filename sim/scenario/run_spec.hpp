@@ -71,7 +71,10 @@ int optimizer_slots(const std::string& optimizer);
 
 struct ServingSpec {
   std::string deployment = "in-process";  // "in-process", "local", "remote"
-  bool request_thread = false;            // forward passes on a request thread, not the main one
+  // The serving process's threads that run forward passes, each keeping an OpenMP team of
+  // its own (a thread per HTTP connection, gRPC's pool, a model instance; an in-process
+  // caller's): beyond the machine's cores the runtime's idle threads sleep at once.
+  int pass_threads = 1;
   std::string protocol;                   // "http", "grpc"; empty in-process
   std::string stack = "native";           // whose implementation: "native" (C++, as Triton) or "python"
   std::string protocol_profile;          // a protocol calibration instead of the development VM's for stack and protocol

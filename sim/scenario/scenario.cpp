@@ -304,6 +304,21 @@ std::vector<double> read_intervals(TableReader& r, const std::string& name, cons
   return out;
 }
 
+constexpr int kPythonGrpcWorkers = 8;  // kernels/net/serving_stack.py: serve(workers=8)
+
+// The threads a serving process runs its passes on, each with a team of its own: an
+// in-process caller's clients each call from theirs; a C++ server (Triton) runs each model
+// instance on one; Python's HTTP server serves each connection on a thread of its own and
+// its gRPC server takes requests on a pool (serving_stack.py: up to kPythonGrpcWorkers),
+// a thread per request in flight.  An open loop's requests in flight are not known
+// beforehand: taken as the pool's size.
+int default_pass_threads(const ServingSpec& s) {
+  if (s.deployment == "in-process") return s.concurrency;
+  if (s.stack == "native") return s.instances;
+  const int in_flight = s.arrival == "closed" ? s.concurrency : kPythonGrpcWorkers;
+  return s.protocol == "grpc" ? std::min(in_flight, kPythonGrpcWorkers) : in_flight;
+}
+
 ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const SystemSpec& system, int64_t batch,
                          const fs::path& base) {
   ServingSpec s;
@@ -315,9 +330,6 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
                 "remove serving.protocol or use deployment = \"local\"");
     s.protocol = *protocol;
   }
-  // A server runs the model on the threads its HTTP or gRPC stack serves requests on; an
-  // in-process client calls it where it runs, on its main thread unless it says otherwise.
-  s.request_thread = r.boolean("request_thread").value_or(!in_process);
   s.mode = r.choice("mode", {"sync", "async"}).value_or("sync");
   if (in_process && s.mode == "async")
     r.problem("mode", s.mode, "an in-process deployment is synchronous only (study A: library calls are not parallel)");
@@ -402,6 +414,8 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   if (s.input != "files")
     for (const char* key : {"disk", "file_size"})
       if (r.has(key)) r.problem(key, "", "describes the files a client reads", "set serving.input = \"files\"");
+  const auto pass_threads = r.integer("pass_threads", 1, 1 << 16);
+  s.pass_threads = pass_threads ? static_cast<int>(*pass_threads) : default_pass_threads(s);
   r.finish();
   return s;
 }

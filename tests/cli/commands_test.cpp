@@ -250,6 +250,32 @@ TEST(Commands, ACpuInferenceSaysWhatItsTailRestsOn) {
   EXPECT_NE(tail("devbox-emerald-rapids-2vcpu-pytorch.toml").find("no stall or speed trace"), std::string::npos);
 }
 
+// Two threads of a process running ResNet-18's passes on two threads each, with their own
+// OpenMP teams: on the 2-vCPU Milan VM that is 3 runtime threads on 2 cores, where libgomp
+// lets idle threads sleep, so the pass is priced from its operators timed so
+// (infer_thread) and a team woken per operator, and is slower; one such thread, or the
+// same two on a 48-core EPYC 7R13, are not.
+TEST(Commands, TeamsBeyondTheCoresSleepAndWake) {
+  const auto pass = [](const std::string& sets, std::string* scaled_to = nullptr) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/devbox-epyc-milan-2vcpu-pytorch.toml" +
+            " --set workload.model=resnet18 --set workload.batch=1 --set system.threads=2" + sets);
+    EXPECT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    if (scaled_to) *scaled_to = j["provenance"].value("scaled_to", "");
+    return j["latency_ms"]["p50"].get<double>();
+  };
+  std::string crowded_basis, alone_basis, big_basis;
+  const double crowded = pass(" --set serving.pass_threads=2 --set system.cpu=epyc-milan-kvm", &crowded_basis);
+  const double alone = pass(" --set system.cpu=epyc-milan-kvm", &alone_basis);
+  EXPECT_NE(crowded_basis.find("3 runtime threads on 2 cores"), std::string::npos) << crowded_basis;
+  EXPECT_EQ(alone_basis.find("runtime threads"), std::string::npos) << alone_basis;
+  EXPECT_GT(crowded, 1.2 * alone);
+  pass(" --set serving.pass_threads=2 --set system.cpu=epyc-7r13", &big_basis);
+  EXPECT_EQ(big_basis.find("runtime threads"), std::string::npos) << big_basis;
+}
+
 // A c5.4xlarge's 16 vCPUs are 8 cores' hyperthreads: 16 framework threads train at the
 // speed of 8, and the provenance says so; 4 threads are slower than 8.
 TEST(Commands, HyperthreadsBeyondTheCoresAddNoSpeed) {

@@ -82,19 +82,19 @@ TEST(StepPlan, AGpuProfileTimedInTrainingRunsBatchNormsEvalForward) {
   EXPECT_EQ(count(cpu, "fwd", "batch_norm"), 20u);
 }
 
-// ResNet-18's inference pass at batch 8 on `threads`, called from a request thread or the
-// main one, priced from `profile` (anything it lacks by the roofline).
-StepPlan resnet18_pass(const Profile& profile, int threads, bool request_thread) {
+// ResNet-18's inference pass at batch 8 on `threads`, beside other teams with more runtime
+// threads than cores or alone, priced from `profile` (anything it lacks by the roofline).
+StepPlan resnet18_pass(const Profile& profile, int threads, bool oversubscribed) {
   FrameworkRules rules;
   rules.kernels_from = "framework";
   return inference_plan(graph::zoo_model("resnet18"), 8, threads, any_kernel(profile), rules,
-                        graph::DataType::fp32, request_thread);
+                        graph::DataType::fp32, oversubscribed);
 }
 
-TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
-  // Batch norm timed as a request thread calls it (and plainly), convolutions plainly: a
-  // server's forward on two threads asks batch norm for "infer_thread"; on one thread, or
-  // called from the main thread, for "infer".
+TEST(StepPlan, AnOversubscribedPassRunsTheForwardTimedSoOnMoreThanOneThread) {
+  // Batch norm timed as a request thread calls it beside another team (and plainly),
+  // convolutions plainly: a crowded server's forward on two threads asks batch norm for
+  // "infer_thread"; on one thread, or with its team alone, for "infer".
   Profile profile;
   profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
   profile.fits.push_back({"batch_norm", "fp32", kInferOnRequestThread, 1, {"one"}, {2e-6}, 0, 3});
@@ -108,10 +108,10 @@ TEST(StepPlan, ARequestThreadRunsTheForwardTimedSoOnMoreThanOneThread) {
 }
 
 // A profile that timed the team wake-up on two threads: 160 us after idle, 100 idle, 28
-// back to back, so 32 us a wake; a server's pass on two threads pays one per operator
+// back to back, so 32 us a wake; a crowded server's pass on two threads pays one per operator
 // (ResNet-18 at batch 8: 68 operators), the caller's CPU spinning through them; a pass on
-// one thread or on the main thread pays none.
-TEST(StepPlan, OnARequestThreadEveryOperatorWakesItsTeam) {
+// one thread or with its team alone pays none.
+TEST(StepPlan, BesideOtherTeamsEveryOperatorWakesItsTeam) {
   Profile profile;
   const std::string wake = team_wake_signature();
   profile.measured[{wake, "after_idle", 2}] = {160e-6, 160e-6, 160e-6, 5, 0};

@@ -90,6 +90,37 @@ client_instance = "t3.2xlarge"
   EXPECT_FALSE(spec.training);
 }
 
+// The threads a serving process runs passes on, each with a team of its own: an in-process
+// caller's clients; a C++ server's model instances; Python's HTTP server a thread per
+// connection, its gRPC server a pool of 8.
+TEST(Scenario, PassThreadsFollowTheServersThreading) {
+  const std::string cpu = R"(
+[workload]
+kind = "infer"
+model = "resnet18"
+batch = 1
+[system]
+device = "cpu"
+threads = 2
+[serving]
+)";
+  const auto pass_threads = [&](const std::vector<std::string>& sets) { return parse(cpu, sets).serving->pass_threads; };
+  EXPECT_EQ(pass_threads({}), 1);
+  EXPECT_EQ(pass_threads({"serving.concurrency=3"}), 3);
+  const std::vector<std::string> python = {"serving.deployment=\"local\"", "serving.stack=\"python\""};
+  auto with = [](std::vector<std::string> sets, const std::vector<std::string>& more) {
+    sets.insert(sets.end(), more.begin(), more.end());
+    return sets;
+  };
+  EXPECT_EQ(pass_threads(with(python, {"serving.protocol=\"http\"", "serving.concurrency=12"})), 12);
+  EXPECT_EQ(pass_threads(with(python, {"serving.protocol=\"grpc\"", "serving.concurrency=12"})), 8);
+  EXPECT_EQ(pass_threads(with(python, {"serving.protocol=\"grpc\"", "serving.concurrency=2"})), 2);
+  EXPECT_EQ(pass_threads({"serving.deployment=\"local\"", "serving.protocol=\"grpc\"", "serving.concurrency=12"}),
+            1);  // a C++ server's one model instance
+  EXPECT_EQ(pass_threads({"serving.pass_threads=2"}), 2);  // a harness that warmed up on another thread
+  EXPECT_NE(error_of(cpu, {"serving.pass_threads=0"}).find("serving.pass_threads"), std::string::npos);
+}
+
 TEST(Scenario, ReportsEveryProblemInOnePass) {
   try {
     parse(R"(

@@ -25,7 +25,7 @@ fs::path write_suite(const std::string& name, const std::string& set) {
 // boolean became an empty value, which removes the key and silently predicted the default.
 TEST(ValidationCases, SetValuesMayBeBooleansAndNumbers) {
   const auto cases = load_cases(
-      write_suite("dlsim_cases_scalars", R"({ "serving.request_thread" = true, "system.threads" = "{threads}", "workload.batch" = 8 })")
+      write_suite("dlsim_cases_scalars", R"({ "system.allow_fallback" = true, "system.threads" = "{threads}", "workload.batch" = 8 })")
           .string());
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].id, "resnet18 t2");
