@@ -28,17 +28,9 @@ counted above are not counted again):
   "stall fp32 n1 e200704 | threads=<n> | traced"   one row, the seconds traced
   "stall fp32 n1 e200704 | threads=<n> | speed"    one row per window, its median call
   "stall fp32 n1 e200704 | threads=<n> | window"   one row, the windows' length
-On more than one thread both traces are taken again with another thread of the process
-keeping a team of its own, one thread per core (phases "crowded_stall", "crowded_traced",
-"crowded_speed", "crowded_window"): with more runtime threads than cores libgomp lets idle
-threads sleep at once, and every operator wakes its team, so a server whose requests come
-in on several threads runs slower and less steadily (on a 2-vCPU Zen 3 VM that
-convolution took 4.2 ms a call instead of 2.0, its slowest windows P99 2.5x the median
-instead of 1.4x).  The request thread's team is otherwise the process's only one.
 """
 import argparse
 import concurrent.futures
-import os
 import statistics
 import sys
 import time
@@ -94,39 +86,6 @@ def speed(threads, seconds, window_s):
     return medians
 
 
-CROWDED = "crowded_"
-
-
-def start_team(threads):
-    """Runs PyTorch on `threads` threads on the calling thread, so that it keeps a team:
-    with one thread per core it and any other team are more runtime threads than cores."""
-    torch.set_num_threads(threads)
-    with torch.no_grad():
-        torch.relu_(torch.randn(1, 64, 56, 56))
-
-
-def trace_rows(request_thread, threads, a, prefix):
-    """The stall and speed traces on the request thread, as Google Benchmark rows whose
-    phases begin with `prefix`."""
-    stalls, traced = request_thread.submit(trace, threads, a.seconds, a.threshold_us * 1e-6).result()
-    name = f"{SIGNATURE} | threads={threads} | {prefix}"
-    rows = [{"name": name + "stall", "run_type": "iteration", "threads": threads, "iterations": 1,
-             "real_time": s * 1e6, "time_unit": "us"} for s in stalls]
-    rows.append({"name": name + "traced", "run_type": "iteration", "threads": threads, "iterations": 1,
-                 "real_time": traced * 1e6, "time_unit": "us"})
-    windows = request_thread.submit(speed, threads, a.seconds, a.window_ms * 1e-3).result()
-    rows += [{"name": name + "speed", "run_type": "iteration", "threads": threads, "iterations": 1,
-              "real_time": m * 1e6, "time_unit": "us"} for m in windows]
-    rows.append({"name": name + "window", "run_type": "iteration", "threads": threads, "iterations": 1,
-                 "real_time": a.window_ms * 1e3, "time_unit": "us"})
-    state = "beside another team" if prefix else "alone"
-    print(f"stall_trace: {len(stalls)} stalls, {sum(stalls) * 1e3:.1f} ms in {traced:.1f} s on {threads} "
-          f"thread(s), {state}", file=sys.stderr)
-    print(f"stall_trace: {len(windows)} speed windows on {threads} thread(s), {state}, the slowest "
-          f"{max(windows) / statistics.median(windows):.2f}x the median", file=sys.stderr)
-    return rows
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
@@ -142,14 +101,26 @@ def main():
     except ValueError as e:
         print(f"stall_trace: --threads: {e}", file=sys.stderr)
         return 2
+    with torch.no_grad():
+        torch.relu_(torch.randn(1, 64, 56, 56))  # the main thread runs PyTorch first, as servers' do
     request_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     rows = []
     for t in threads:
-        rows += trace_rows(request_thread, t, a, "")
-        if t > 1:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as neighbour:
-                neighbour.submit(start_team, len(os.sched_getaffinity(0))).result()
-                rows += trace_rows(request_thread, t, a, CROWDED)
+        stalls, traced = request_thread.submit(trace, t, a.seconds, a.threshold_us * 1e-6).result()
+        prefix = f"{SIGNATURE} | threads={t} | "
+        rows += [{"name": prefix + "stall", "run_type": "iteration", "threads": t, "iterations": 1,
+                  "real_time": s * 1e6, "time_unit": "us"} for s in stalls]
+        rows.append({"name": prefix + "traced", "run_type": "iteration", "threads": t, "iterations": 1,
+                     "real_time": traced * 1e6, "time_unit": "us"})
+        windows = request_thread.submit(speed, t, a.seconds, a.window_ms * 1e-3).result()
+        rows += [{"name": prefix + "speed", "run_type": "iteration", "threads": t, "iterations": 1,
+                  "real_time": m * 1e6, "time_unit": "us"} for m in windows]
+        rows.append({"name": prefix + "window", "run_type": "iteration", "threads": t, "iterations": 1,
+                     "real_time": a.window_ms * 1e3, "time_unit": "us"})
+        print(f"stall_trace: {len(stalls)} stalls, {sum(stalls) * 1e3:.1f} ms in {traced:.1f} s on {t} thread(s)",
+              file=sys.stderr)
+        print(f"stall_trace: {len(windows)} speed windows on {t} thread(s), the slowest "
+              f"{max(windows) / statistics.median(windows):.2f}x the median", file=sys.stderr)
     context = benchmark_file.machine_context(__file__, framework="pytorch", torch_version=torch.__version__,
                                              threads=a.threads, threshold_us=str(a.threshold_us),
                                              window_ms=str(a.window_ms))

@@ -588,9 +588,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
                                       oversubscribed);
-  // A crowded pass meets what a team meets beside another, where that was traced.
-  const auto& traces = oversubscribed && profile.crowded_stalls.count(threads) ? profile.crowded_stalls : profile.stalls;
-  if (const auto stalls = traces.find(threads); stalls != traces.end()) p.plan.stalls = stalls->second;
+  if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
   p.totals = p.plan.totals();
   return p;
 }

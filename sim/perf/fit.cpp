@@ -222,15 +222,12 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   for (auto& [key, t] : times) {
     if (key.signature.rfind(std::string(kStallOp) + " ", 0) == 0) {  // a trace, not a kernel
-      const bool crowded = key.phase.rfind(kCrowdedPrefix, 0) == 0;
-      const std::string phase = crowded ? key.phase.substr(std::string(kCrowdedPrefix).size()) : key.phase;
-      StallTrace& trace = (crowded ? profile.crowded_stalls : profile.stalls)[key.threads];
-      trace.crowded = crowded;
-      if (phase == "traced")
+      StallTrace& trace = profile.stalls[key.threads];
+      if (key.phase == "traced")
         for (double s : t) trace.traced_s += s;
-      else if (phase == "window")
+      else if (key.phase == "window")
         trace.speed.window_s = t.front();
-      else if (phase == "speed")
+      else if (key.phase == "speed")
         trace.speed.slowdowns = slowdowns(t);
       else
         trace.durations_s.insert(trace.durations_s.end(), t.begin(), t.end());
@@ -247,14 +244,12 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     g.x.push_back(std::move(x));
     g.y.push_back(profile.measured[key].median_s);
   }
-  for (const auto* traces : {&profile.stalls, &profile.crowded_stalls})
-    for (const auto& [threads, trace] : *traces)
-      if (trace.speed.slowdowns.empty() != (trace.speed.window_s <= 0))
-        throw InputError(Problem{{raw.front().path, 0, 0},
-                                 fmt::format("{} threads={}{}", kStallOp, threads, trace.crowded ? " crowded" : ""),
-                                 trace.speed.slowdowns.empty() ? "window" : "speed",
-                                 "a speed trace's windows and their length, both",
-                                 "rerun kernels/pytorch/stall_trace.py"});
+  for (const auto& [threads, trace] : profile.stalls)
+    if (trace.speed.slowdowns.empty() != (trace.speed.window_s <= 0))
+      throw InputError(Problem{{raw.front().path, 0, 0}, fmt::format("{} threads={}", kStallOp, threads),
+                               trace.speed.slowdowns.empty() ? "window" : "speed",
+                               "a speed trace's windows and their length, both",
+                               "rerun kernels/pytorch/stall_trace.py"});
   for (const auto& [id, g] : groups) {
     FitModel m = fit_model(g.x, g.y, model_features(std::get<0>(id)));
     m.op = std::get<0>(id);

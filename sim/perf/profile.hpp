@@ -67,15 +67,10 @@ struct SpeedTrace {
   double window_s = 0;
   std::vector<double> slowdowns;  // 1: the median window
 };
-// A trace "crowded" was taken with another thread of the process keeping a team of its own,
-// more runtime threads than cores (phases kCrowdedPrefix + the above): what a server whose
-// requests come in on several threads meets.
-inline constexpr const char* kCrowdedPrefix = "crowded_";
 struct StallTrace {
   double traced_s = 0;
   std::vector<double> durations_s;
   SpeedTrace speed;  // empty where not traced (profiles fitted before 2026-11-25)
-  bool crowded = false;
 };
 
 struct FrameworkRules {
@@ -107,8 +102,7 @@ struct Profile {
   FrameworkRules framework;
   std::map<KernelKey, Timing> measured;
   std::vector<FitModel> fits;
-  std::map<int, StallTrace> stalls;          // by team threads, the team alone in its process
-  std::map<int, StallTrace> crowded_stalls;  // by team threads, beside another team (traced since 2026-11-26)
+  std::map<int, StallTrace> stalls;  // by team threads
 
   std::vector<int> threads() const;  // thread counts with measurements, ascending
 };

@@ -67,17 +67,16 @@ std::string profile_toml(const Profile& p) {
                        quoted(m.op), quoted(m.dtype), quoted(m.phase), m.threads, list(names), list(coefs), number(m.loo_error),
                        m.points);
   }
-  for (const auto* traces : {&p.stalls, &p.crowded_stalls})  // kernels/pytorch/stall_trace.py
-    for (const auto& [threads, trace] : *traces) {
-      std::vector<std::string> durations;
-      for (double d : trace.durations_s) durations.push_back(number(d * 1e6));
-      out += fmt::format("\n[[stalls]]\nthreads = {}\n{}traced_s = {}\ndurations_us = {}\n", threads,
-                         trace.crowded ? "crowded = true\n" : "", number(trace.traced_s), list(durations));
-      if (trace.speed.slowdowns.empty()) continue;
-      std::vector<std::string> slowdowns;
-      for (double s : trace.speed.slowdowns) slowdowns.push_back(fmt::format("{:.4f}", s));
-      out += fmt::format("speed_window_ms = {}\nspeed = {}\n", number(trace.speed.window_s * 1e3), list(slowdowns));
-    }
+  for (const auto& [threads, trace] : p.stalls) {  // kernels/pytorch/stall_trace.py
+    std::vector<std::string> durations;
+    for (double d : trace.durations_s) durations.push_back(number(d * 1e6));
+    out += fmt::format("\n[[stalls]]\nthreads = {}\ntraced_s = {}\ndurations_us = {}\n", threads,
+                       number(trace.traced_s), list(durations));
+    if (trace.speed.slowdowns.empty()) continue;
+    std::vector<std::string> slowdowns;
+    for (double s : trace.speed.slowdowns) slowdowns.push_back(fmt::format("{:.4f}", s));
+    out += fmt::format("speed_window_ms = {}\nspeed = {}\n", number(trace.speed.window_s * 1e3), list(slowdowns));
+  }
   return out;
 }
 

@@ -31,10 +31,9 @@ std::string tail_source(const perf::StallTrace& trace, const std::string& machin
   std::string out = fmt::format("{} stalls in {:.0f} s", trace.durations_s.size(), trace.traced_s);
   if (trace.speed.slowdowns.empty())
     return out + fmt::format(" traced on {}, replayed; no speed trace: P99 may be low (rerun stall_trace.py)", machine);
-  return out + fmt::format(" and the speed of {} windows of {:.0f} ms (P90 {:.2f}x the median) traced on {}{}, replayed",
+  return out + fmt::format(" and the speed of {} windows of {:.0f} ms (P90 {:.2f}x the median) traced on {}, replayed",
                            trace.speed.slowdowns.size(), trace.speed.window_s * 1e3,
-                           percentile(trace.speed.slowdowns, 0.9), machine,
-                           trace.crowded ? " beside another team" : "");
+                           percentile(trace.speed.slowdowns, 0.9), machine);
 }
 
 ordered_json provenance(const Prediction& p) {

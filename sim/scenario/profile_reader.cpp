@@ -93,11 +93,8 @@ void read_stalls(TableReader& r, perf::Profile& p) {
       if (!(d > 0 && d <= kMaxMicroseconds))
         r.problem("durations_us", fmt::format("{}", d), "stalls of a positive number of microseconds",
                   "refit the profile from stall_trace.py's raw file");
-  const bool crowded = r.boolean("crowded").value_or(false);
-  auto& traces = crowded ? p.crowded_stalls : p.stalls;
-  if (threads && traces.count(static_cast<int>(*threads)))
-    r.problem("threads", std::to_string(*threads),
-              crowded ? "one crowded [[stalls]] per thread count" : "one [[stalls]] per thread count");
+  if (threads && p.stalls.count(static_cast<int>(*threads)))
+    r.problem("threads", std::to_string(*threads), "one [[stalls]] per thread count");
   const auto window = r.number("speed_window_ms", 1e-3, 1e6, false);
   const auto speed = r.numbers("speed", false);
   if (speed)
@@ -110,8 +107,7 @@ void read_stalls(TableReader& r, perf::Profile& p) {
               "refit the profile from stall_trace.py's raw file");
   r.finish();
   if (!threads || !traced || !durations) return;
-  perf::StallTrace& trace = traces[static_cast<int>(*threads)];
-  trace.crowded = crowded;
+  perf::StallTrace& trace = p.stalls[static_cast<int>(*threads)];
   trace.traced_s = *traced;
   for (double d : *durations) trace.durations_s.push_back(d * 1e-6);
   if (speed && window && !speed->empty()) trace.speed = {*window * 1e-3, *speed};
