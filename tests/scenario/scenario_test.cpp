@@ -22,6 +22,13 @@ std::string error_of(const std::string& text, const std::vector<std::string>& se
   return "";
 }
 
+// An inference scenario of `model` at `batch` on the [system] lines given, its [serving]
+// table open for more lines.
+std::string inference(const std::string& model, const std::string& batch, const std::string& system) {
+  return "[workload]\nkind = \"infer\"\nmodel = \"" + model + "\"\nbatch = " + batch + "\n[system]\n" + system +
+         "\n[serving]\n";
+}
+
 const char* kTrain = R"(
 [workload]
 kind = "train"
@@ -94,16 +101,7 @@ client_instance = "t3.2xlarge"
 // caller's clients; a C++ server's model instances; Python's HTTP server a thread per
 // connection, its gRPC server a pool of 8.
 TEST(Scenario, PassThreadsFollowTheServersThreading) {
-  const std::string cpu = R"(
-[workload]
-kind = "infer"
-model = "resnet18"
-batch = 1
-[system]
-device = "cpu"
-threads = 2
-[serving]
-)";
+  const std::string cpu = inference("resnet18", "1", "device = \"cpu\"\nthreads = 2");
   const auto pass_threads = [&](const std::vector<std::string>& sets) { return parse(cpu, sets).serving->pass_threads; };
   EXPECT_EQ(pass_threads({}), 1);
   EXPECT_EQ(pass_threads({"serving.concurrency=3"}), 3);
@@ -145,18 +143,8 @@ TEST(Scenario, OverrideNeedsAnEqualsSign) {
 }
 
 TEST(Scenario, AnEmptyOverrideRemovesTheKey) {
-  const std::string text = R"(
-[workload]
-kind = "infer"
-model = "resnet50"
-batch = 8
-[system]
-device = "v100-sxm2"
-[serving]
-deployment = "local"
-protocol = "grpc"
-concurrency = 4
-)";
+  const std::string text =
+      inference("resnet50", "8", "device = \"v100-sxm2\"") + "deployment = \"local\"\nprotocol = \"grpc\"\nconcurrency = 4\n";
   EXPECT_EQ(parse(text).serving->concurrency, 4);
   EXPECT_EQ(parse(text, {"serving.concurrency="}).serving->concurrency, 1);  // the default
   // An open loop refuses a closed loop's concurrency unless it is removed.

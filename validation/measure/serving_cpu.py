@@ -151,8 +151,10 @@ def timed_requests(send, count, in_flight, warmups=0, when_warm=lambda: None):
     """Runs `warmups` untimed calls of send(), then when_warm(), then `count` timed calls,
     `in_flight` at once, all on the same threads (PyTorch makes a thread's cuDNN and cuBLAS
     handles on its first call: 0.15-0.74 s on the H200, paid by the first timed request of
-    the 2026-11-26 in-process runs when the warm-ups ran on another thread); returns
-    (seconds, latencies)."""
+    the 2026-11-26 in-process runs when the warm-ups ran on another thread; and on a CPU
+    each thread that runs PyTorch keeps an OpenMP team, so in process on one thread the
+    model's team is the process's only one, as dlsim's serving.pass_threads = 1 says);
+    returns (seconds, latencies)."""
     latencies = []
     lock = threading.Lock()
 
