@@ -101,7 +101,6 @@ GOALS = [
 ]
 
 
-NOT_IN_GOALS = ("cpu-busy", "server-compute", "server-queue")
 SERVER_PHASES = ("/server-compute", "/server-queue")
 
 
@@ -114,7 +113,7 @@ def goals(cases):
     out = "| goal | cases | MAPE | within 15% |\n|---|---:|---:|---:|\n"
     for label, prefixes in GOALS:
         errors = [abs(c["error_pct"]) for c in cases if c["group"].startswith(prefixes)
-                  and not any(part in c["group"] for part in NOT_IN_GOALS) and c.get("error_pct") is not None]
+                  and "cpu-busy" not in c["group"] and not is_phase(c) and c.get("error_pct") is not None]
         if errors:
             out += (f"| {label} | {len(errors)} | {sum(errors) / len(errors):.1f}% | "
                     f"{sum(e <= 15 for e in errors)} |\n")

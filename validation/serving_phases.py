@@ -17,6 +17,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import statistics
 import sys
 
@@ -38,7 +39,7 @@ def rows(jsonl_path):
             row["lock_wait_mean_ms"] = f"{statistics.fmean(phases['lock_wait']):.3f}"
             row["locked_mean_ms"] = f"{statistics.fmean(phases['locked']):.3f}"
             row["date"] = run.get("date", "")
-            row["source"] = f"validation/serving_phases.py {jsonl_path.split('validation/data/')[-1]}"
+            row["source"] = f"validation/serving_phases.py {os.path.basename(jsonl_path)}"
             out.append(row)
     return out
 
