@@ -2,7 +2,9 @@
 # One short lease of a GPU machine, in order of what matters most, inside LIMIT seconds:
 #   1. the machine's identity (nvidia-smi, PyTorch, cuDNN, CPU)
 #   2. the host's Python serving stacks (kernels/net/py_transfer_bench.py, HTTP and gRPC
-#      over loopback): the protocol calibration of the served rows below (PROTOCOLS=0 skips)
+#      over loopback): the protocol calibration of the served rows below (PROTOCOLS=0 skips);
+#      and its pages written warm and fresh (torch_op_bench.py's first_touch, one thread):
+#      the catalog's write_bandwidth for the host's CPU, and what a fresh page costs there
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
 #      process and behind HTTP and gRPC on loopback, sync and async, with each number of
 #      clients in SERVING_CLIENTS, one and then four; every request's latency and the
@@ -54,6 +56,8 @@ if [ "$serving_s" -gt 0 ]; then
     timeout 60 python3 kernels/net/py_transfer_bench.py --protocol "$protocol" --repetitions 3 --min-time 0.1 \
       --max-bytes $((32 << 20)) --out "$raw/protocols/python_${protocol}_loopback.json" 2>> "$out/serving_gpu.log"
   done
+  timeout 60 python3 kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
+    --threads 1 --out "$raw/protocols/host_first_touch.json" 2>> "$out/serving_gpu.log"
   echo "protocols done at $SECONDS s"
   # One client first (no two requests contend for the server's interpreter), then four.
   serving_until=$((SECONDS + serving_s))

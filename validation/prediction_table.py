@@ -94,6 +94,10 @@ GOALS = [
     ("the same H200 serving over Python's HTTP and gRPC on loopback, four clients (issue 6)",
      ("gpu-serve/local/h200-pytorch-2.11/",)),
     ("the same, one client (issue 6)", ("gpu-serve/local-one-client/h200-pytorch-2.11/",)),
+    ("the same H200 serving in process and over both stacks, one and four clients, with the server's clocks, "
+     "10:56 (issue 6)", ("gpu-serve/in-process/h200-1056/", "gpu-serve/local/h200-1056/")),
+    ("the same machine six minutes later, its host slower (issue 6)",
+     ("gpu-serve/in-process/h200-1102/", "gpu-serve/local/h200-1102/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
@@ -128,8 +132,9 @@ def markdown(doc):
                    f"{'pass' if g['passes'] else 'FAIL'} |\n")
     cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-") and not c["group"].startswith("cpu-serve/")]
     serve = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and not is_phase(c)]
-    phases = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and is_phase(c)]
-    gpu = [c for c in doc["cases"] if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/")]
+    phases = [c for c in doc["cases"] if c["group"].startswith(("cpu-serve/", "gpu-serve/")) and is_phase(c)]
+    gpu = [c for c in doc["cases"]
+           if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/") and not is_phase(c)]
     return (goals(doc["cases"]) + "\n" + groups + "\n" + calibration_columns(cpu) + "\n" +
             calibration_columns(serve) + "\n" + plain(phases) + "\n" + plain(gpu))
 

@@ -439,6 +439,33 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
+// The CPU of the machine a server runs on: the instance's, the scenario's, or (serving from
+// a CPU) the one its profile was measured on; null where none is known.
+const hardware::Cpu* server_cpu(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
+  if (!spec.system.instance.empty()) return catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
+  if (!spec.system.cpu.empty()) return catalog.find_cpu(spec.system.cpu);
+  if (spec.system.device != "cpu" || spec.system.profile.empty()) return nullptr;
+  return catalog.find_cpu(scenario::load_profile(spec.system.profile).cpu);
+}
+
+// A Python server's handler copies each request's bytes into a tensor (a bytes object is
+// read-only): one thread writing warm pages at the CPU's measured rate.  Zero, said in the
+// notes, where the catalog has no such measurement for the server's CPU.
+double handler_copy_s(const scenario::RunSpec& spec, const hardware::Catalog& catalog, double request_bytes,
+                      std::string& notes) {
+  if (spec.serving->stack != "python") return 0;
+  const hardware::Cpu* cpu = server_cpu(spec, catalog);
+  if (!cpu || !(cpu->write_bandwidth_Bps > 0)) {
+    notes += "; the handler's copy of each request into a tensor is not priced: the server's CPU has no measured "
+             "write_bandwidth in the catalog";
+    return 0;
+  }
+  const double seconds = request_bytes / cpu->write_bandwidth_Bps;
+  notes += fmt::format("; the handler copies each request into a tensor: {} at {:.1f} GB/s ({})", format_time(seconds),
+                       cpu->write_bandwidth_Bps / 1e9, cpu->name);
+  return seconds;
+}
+
 // Serving over gRPC or HTTP (study A's local and remote deployments, and fleets of them): the
 // protocol profile's push costs on every process's stack; inputs in the workload's
 // precision, 1,000 fp32 logits back per image; a remote client across the slower of the
@@ -457,7 +484,8 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.copies_over_link = !pageable_copies(spec);
   served.one_interpreter = !on_cpu && s.stack == "python";
   if (served.one_interpreter)
-    notes += "; one Python interpreter: the server's stack work and its passes' launches take turns";
+    notes += "; one Python interpreter: its work on each message (not the bytes on the socket) and its passes take "
+             "turns";
   served.remote = s.deployment == "remote";
   if (served.remote) {
     served.cluster.server_nodes = served.cluster.nodes;
@@ -485,6 +513,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   const Payload bytes = payload(model, spec.workload.batch, word);
   served.request_bytes = bytes.request;
   served.response_bytes = bytes.response;
+  served.handler_copy_s = handler_copy_s(spec, catalog, bytes.request, notes);
   served.load_s = client_load_s(spec, model, catalog, notes);
   served.files = client_file_reads(spec, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's

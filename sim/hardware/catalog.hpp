@@ -55,6 +55,9 @@ struct Cpu {
   std::string simd;               // "sse4.2", "avx2", "avx512"
   int fp32_flops_per_cycle = 0;   // per core: SIMD width x FMA units x 2
   double memory_bandwidth_Bps = 0;  // per socket
+  // One thread writing pages already mapped, measured (the CPU calibration's first_touch
+  // "warm" phase); 0 where not measured.
+  double write_bandwidth_Bps = 0;
   std::string source;
 
   double peak_fp32_flops_per_core() const { return base_clock_Hz * fp32_flops_per_cycle; }

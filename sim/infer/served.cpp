@@ -17,8 +17,6 @@ namespace dlsim::infer {
 using simgrid::s4u::Comm;
 using simgrid::s4u::ExecPtr;
 using simgrid::s4u::Host;
-using simgrid::s4u::Mutex;
-using simgrid::s4u::MutexPtr;
 using simgrid::s4u::Semaphore;
 using simgrid::s4u::SemaphorePtr;
 
@@ -55,7 +53,7 @@ struct Server {
   std::vector<Host*> gpus;
   std::deque<Request*> queue;
   SemaphorePtr waiting = Semaphore::create(0);
-  MutexPtr interpreter = Mutex::create();  // held by turns where the server has one interpreter
+  Host* interpreter = nullptr;  // where the server has one: its threads' Python work takes turns on it
 };
 
 class Simulation {
@@ -75,9 +73,10 @@ class Simulation {
   std::vector<Request*> form_batch(Server& s);
   void serve(Server& s, Host* gpu);
   void request(size_t n, size_t loader);
-  void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes, Mutex* to_interpreter,
-            Mutex* from_interpreter);
-  Mutex* interpreter(Server& s) const { return spec_.one_interpreter ? s.interpreter.get() : nullptr; }
+  void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes, Host* to_interpreter,
+            Host* from_interpreter);
+  void copy_in(Server& s);
+  void forward_on_gpu(Server& s, Host* gpu, size_t requests);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -135,18 +134,16 @@ void Simulation::serve(Server& s, Host* gpu) {
     const double start = platform::now();
     const double k = static_cast<double>(batch.size());
     const bool copies = gpu != s.node && spec_.copies_over_link;
-    if (Mutex* held = interpreter(s)) held->lock();
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
       cores_.run_team(gpu, forward_s, spec_.threads);
     else
-      simgrid::s4u::this_actor::exec_init(forward_s * platform::kOpsPerSecond)->set_host(gpu)->wait();
+      forward_on_gpu(s, gpu, batch.size());
     if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
     if (copies) Comm::sendto(gpu, s.node, static_cast<uint64_t>(k * spec_.response_bytes));
-    if (Mutex* held = interpreter(s)) held->unlock();
     for (Request* r : batch) {
       queued_ += start - r->arrived_s;
       r->served_s = platform::now();
@@ -156,32 +153,65 @@ void Simulation::serve(Server& s, Host* gpu) {
   }
 }
 
+// The forward pass of `requests` combined on a GPU.  With one interpreter the pass's thread
+// needs it throughout as well (it takes the lock back after each operator it launches,
+// and a pass under a second ends with the answer's conversion), but lets it go around each
+// operator, while any other thread holds it through its own work: so the pass has a sliver
+// of the interpreter wherever other work is there, and is stretched by it.
+void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests) {
+  const double ops = platform::kOpsPerSecond;
+  constexpr double kPassShare = 1e-3;
+  const double seconds = spec_.forward_s[requests - 1];
+  const ExecPtr kernels = simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(gpu)->start();
+  if (s.interpreter)
+    simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(s.interpreter)->set_priority(kPassShare)->wait();
+  kernels->wait();
+}
+
 // A message through both processes' stacks, whose work also occupies a core of each one's
 // machine while it passes (where the machine's cores are busy, the message and the work
 // beside it both slow; a forward pass's team there stalls, cpu_teams.hpp).  An end with
-// one interpreter (`from_interpreter`, `to_interpreter`) does its share holding it.
+// one interpreter (`from_interpreter`, `to_interpreter`) moves the bytes outside it, then
+// takes it for its per-request share.
 void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes,
-                      Mutex* to_interpreter, Mutex* from_interpreter) {
-  const double stack_s = spec_.rpc_latency_s / 2 + bytes / spec_.rpc_bytes_per_s;
+                      Host* to_interpreter, Host* from_interpreter) {
+  const double per_request_s = spec_.rpc_latency_s / 2;
+  const double bytes_s = bytes / spec_.rpc_bytes_per_s;
   struct End {
     Host* machine;
-    Mutex* interpreter;
+    Host* interpreter;
+    bool interpreting = false;
   };
   std::vector<End> ends{{from_machine, from_interpreter}, {to_machine, to_interpreter}};
   std::vector<ExecPtr> stacks;
   const auto message = Comm::sendto_async(from, to, static_cast<uint64_t>(bytes));
-  for (const End& end : ends) {
-    if (end.interpreter) end.interpreter->lock();
-    stacks.push_back(cores_.start_beside(end.machine, stack_s));
-  }
+  for (const End& end : ends)
+    stacks.push_back(cores_.start_beside(end.machine, end.interpreter ? bytes_s : per_request_s + bytes_s));
   while (!stacks.empty()) {
     const auto done = static_cast<size_t>(simgrid::s4u::Exec::wait_any(stacks));
-    cores_.end_beside(ends[done].machine);
-    if (ends[done].interpreter) ends[done].interpreter->unlock();
+    End& end = ends[done];
+    if (!end.interpreting) cores_.end_beside(end.machine);
+    if (end.interpreter && !end.interpreting) {
+      end.interpreting = true;
+      stacks[done] = simgrid::s4u::this_actor::exec_init(per_request_s * platform::kOpsPerSecond)
+                         ->set_host(end.interpreter)
+                         ->start();
+      continue;
+    }
     stacks.erase(stacks.begin() + static_cast<std::ptrdiff_t>(done));
     ends.erase(ends.begin() + static_cast<std::ptrdiff_t>(done));
   }
   message->wait();
+}
+
+// A Python server's handler copies a request's bytes into a tensor: on its interpreter
+// where it has one, else on a core of its machine.
+void Simulation::copy_in(Server& s) {
+  if (spec_.handler_copy_s <= 0) return;
+  if (s.interpreter)
+    simgrid::s4u::this_actor::exec_init(spec_.handler_copy_s * platform::kOpsPerSecond)->set_host(s.interpreter)->wait();
+  else
+    cores_.run_beside(s.node, spec_.handler_copy_s);
 }
 
 // One request of a client process (the `loader`th) on the client machine of server `n`.
@@ -196,7 +226,8 @@ void Simulation::request(size_t n, size_t loader) {
   }
   Request r{0, 0, Semaphore::create(0)};
   const double submitted = platform::now();
-  send(client_machines_[n], client, s.node, s.process, spec_.request_bytes, interpreter(s), nullptr);
+  send(client_machines_[n], client, s.node, s.process, spec_.request_bytes, s.interpreter, nullptr);
+  copy_in(s);
   r.arrived_s = platform::now();
   send_ += r.arrived_s - submitted;
   result_.peak_requests_in_servers = std::max(result_.peak_requests_in_servers, ++in_servers_);
@@ -204,7 +235,7 @@ void Simulation::request(size_t n, size_t loader) {
   s.waiting->release();
   r.done->acquire();
   --in_servers_;
-  send(s.node, s.process, client_machines_[n], client, spec_.response_bytes, nullptr, interpreter(s));
+  send(s.node, s.process, client_machines_[n], client, spec_.response_bytes, nullptr, s.interpreter);
   received_ += platform::now() - r.served_s;
   result_.latencies_s.push_back(platform::now() - submitted);
   answered_s_.push_back(platform::now());
@@ -215,17 +246,18 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   for (int n = 0; n < nodes; ++n) {
     Server s;
     s.node = cluster_.host(n);
-    s.process = cluster_.add_process(n, "server", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2);
+    s.process = cluster_.add_process(n, "server", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2, true);
     for (int g = 0; g < spec_.gpus_per_server; ++g) {
       s.gpus.push_back(cluster_.gpu(n * spec_.cluster.gpus_per_node + g));
       cluster_.connect(s.node, s.gpus.back());
     }
+    if (spec_.one_interpreter) s.interpreter = cluster_.add_core("n" + std::to_string(n) + ".interpreter");
     if (s.gpus.empty()) {  // the forward pass on the node's CPU
       s.gpus.push_back(s.node);
       cores_.interrupt(s.node, spec_.threads, spec_.stalls);
     }
     const int client_node = spec_.remote ? nodes + n : n;
-    clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2));
+    clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2, true));
     client_machines_.push_back(cluster_.host(client_node));
     disks_.emplace_back(client_machines_.back(), spec_.files);
     cluster_.connect(clients_.back(), s.process);
@@ -280,7 +312,7 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   // Each message's stack work at either end: its share of the per-request latency and its
   // bytes at the stack's rate.
   const double protocol_s = spec_.rpc_latency_s + (spec_.request_bytes + spec_.response_bytes) / spec_.rpc_bytes_per_s;
-  result_.server_cpu_s += n * protocol_s;
+  result_.server_cpu_s += n * (protocol_s + spec_.handler_copy_s);
   const double client_s = n * (protocol_s + spec_.load_s);
   result_.server_cores = nodes * spec_.cluster.host_cores;
   if (spec_.remote) {

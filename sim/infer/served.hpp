@@ -26,12 +26,20 @@
 // on the model's stream (perf/host_copies.hpp), so those copies are in forward_s and the
 // link carries nothing (`copies_over_link` false).
 //
-// One interpreter: a Python server on a GPU runs its stack's work on each message and its
-// forward passes (the model's launches, its copies) in one Python process, whose threads
-// take turns holding the interpreter lock (`one_interpreter`): a request's bytes are read
-// and its answer written only between passes, never beside one.  On a CPU the passes run
-// in oneDNN's threads outside that lock, and a native server has none.
-//
+// One interpreter: a Python server on a GPU runs its forward passes and its Python work on
+// each message in one process, whose threads take turns holding the interpreter lock
+// (`one_interpreter`): a one-core host that its work shares.  A pass's thread needs the
+// lock from its first launch to its answer, but lets it go around each operator and waits
+// to take it back, while another thread's work (each message's per-request share: parsing,
+// dispatch; the handler's copy of a request's bytes into a tensor, `handler_copy_s`,
+// counted in the send) holds it to its end: so that work runs at once and the pass is
+// stretched by it.  The bytes cross the socket outside the lock (system calls; gRPC's C
+// core).  The H200's server phases (validation/data/serving_gpu_h200_1056.csv) show it:
+// four gRPC clients at batch 32 got a request through every 15.9 ms, the pass taking 13.5
+// ms alone and 14.9 among them and each copy 2.4, where gRPC's own work on its 19 MB is
+// 14 ms.  On a CPU the passes run in oneDNN's threads outside the lock, and a native
+// server has none.
+
 // Fleet: every node of the cluster runs one server over its first GPUs (or, without GPUs,
 // on its CPU, where inputs need no copy); requests go to the nodes in turn.  A remote
 // deployment has one client machine per server node.
@@ -73,6 +81,7 @@ struct ServedSpec {
   double rpc_latency_s = 0;       // per request, both ends together
   double request_bytes = 0;       // the request's input tensor
   double response_bytes = 0;      // its outputs
+  double handler_copy_s = 0;      // a Python server's copy of one request's bytes into a tensor
   double load_s = 0;              // a client's time to load and decode one request's images
   FileReads files;                // read from its machine's disk first, when not in the page cache
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its

@@ -25,13 +25,12 @@ Link* duplex(simgrid::s4u::NetZone* zone, const std::string& name, double bandwi
 }
 
 // One capacity for both directions: a process's protocol stack is CPU time, spent on
-// what it sends and what it receives alike.
-Link* shared(simgrid::s4u::NetZone* zone, const std::string& name, double bandwidth, double latency) {
+// what it sends and what it receives alike; its messages share it (SHARED) or each has it
+// whole (FATPIPE: a stack with a thread per message).
+Link* stack_link(simgrid::s4u::NetZone* zone, const std::string& name, double bandwidth, double latency,
+                 Link::SharingPolicy policy = Link::SharingPolicy::SHARED) {
   if (!(bandwidth > 0)) throw std::invalid_argument("link " + name + " needs a positive bandwidth");
-  return zone->create_link(name, bandwidth)
-      ->set_sharing_policy(Link::SharingPolicy::SHARED)
-      ->set_latency(latency)
-      ->seal();
+  return zone->create_link(name, bandwidth)->set_sharing_policy(policy)->set_latency(latency)->seal();
 }
 
 }  // namespace
@@ -85,15 +84,20 @@ int Cluster::gpu_index(Host* h) const {
   return it == gpu_of_.end() ? -1 : it->second;
 }
 
-Host* Cluster::add_process(int node, const std::string& name, double bytes_per_s, double latency_s) {
+Host* Cluster::add_process(int node, const std::string& name, double bytes_per_s, double latency_s,
+                           bool thread_per_message) {
   Host* h = zone_->create_host(fmt::format("n{}.{}", node, name), kOpsPerSecond)->seal();
   node_of_process_[h] = node;
-  process_link_[h] = shared(zone_, h->get_name() + ".stack", bytes_per_s, latency_s);
+  const std::string link = h->get_name() + ".stack";
+  process_link_[h] = stack_link(zone_, link, bytes_per_s, latency_s,
+                                thread_per_message ? Link::SharingPolicy::FATPIPE : Link::SharingPolicy::SHARED);
   return h;
 }
 
+Host* Cluster::add_core(const std::string& name) { return zone_->create_host(name, kOpsPerSecond)->seal(); }
+
 void Cluster::set_process_link(Host* gpu, double bytes_per_s, double latency_s) {
-  process_link_[gpu] = shared(zone_, gpu->get_name() + ".stack", bytes_per_s, latency_s);
+  process_link_[gpu] = stack_link(zone_, gpu->get_name() + ".stack", bytes_per_s, latency_s);
 }
 
 // The links from `from` to `to`, each with whether it is crossed upward (away from a GPU

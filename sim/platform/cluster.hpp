@@ -85,11 +85,19 @@ class Cluster {
 
   // Processes whose messages cost CPU work at both ends (a gRPC stack): each has a link of
   // the stack's bandwidth and per-message latency that all its messages cross, in and out
-  // alike (one CPU does both), so that a server serving many workers shares its own.  add_process makes a process its
-  // own host on a node (a parameter server); set_process_link puts one in front of a GPU
-  // (the worker process driving it).  Before seal().
-  simgrid::s4u::Host* add_process(int node, const std::string& name, double bytes_per_s, double latency_s);
+  // alike.  Where one thread does that work, its messages share the link, so that a server
+  // serving many workers shares its own; where each message has a thread of its own
+  // (`thread_per_message`: a Python server's thread per connection or worker pool), each
+  // gets the stack's rate, and the machine's cores are what they share (modelled by whoever
+  // runs that work on them).  add_process makes a process its own host on a node (a
+  // parameter server); set_process_link puts one in front of a GPU (the worker process
+  // driving it).  Before seal().
+  simgrid::s4u::Host* add_process(int node, const std::string& name, double bytes_per_s, double latency_s,
+                                  bool thread_per_message = false);
   void set_process_link(simgrid::s4u::Host* gpu, double bytes_per_s, double latency_s);
+  // A host of one core that nothing routes to: a resource whose users take turns (a Python
+  // interpreter's lock, which SimGrid's equal sharing of a core stands for).  Before seal().
+  simgrid::s4u::Host* add_core(const std::string& name);
 
   // Adds the route between two of its hosts, both ways, once; before seal().
   // `hardware_only`: not through the processes' stacks (a GPU's input copied in by its

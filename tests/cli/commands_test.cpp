@@ -276,6 +276,30 @@ TEST(Commands, TeamsBeyondTheCoresSleepAndWake) {
   EXPECT_EQ(big_basis.find("runtime threads"), std::string::npos) << big_basis;
 }
 
+// A Python server on the lent H200's host copies each request into a tensor at that CPU's
+// write rate (said in the provenance), which a batch of 32 (19 MB) makes a visible part of
+// a request; a native server has no such copy.
+TEST(Commands, APythonServersHandlerCopiesEachRequest) {
+  const auto serve = [](const std::string& sets, std::string* scaled_to) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/gpu_serve.toml --format json" +
+            " --set serving.protocol_profile=" DLSIM_SOURCE_DIR
+            "/calibration/profiles/protocols/python-http-nvidia-h200-host.toml --set workload.batch=32"
+            " --set serving.concurrency=1" + sets);
+    EXPECT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    *scaled_to = j["provenance"].value("scaled_to", "");
+    return j["breakdown_ms"]["send"].get<double>();
+  };
+  std::string python, native;
+  const double python_send = serve("", &python);
+  EXPECT_NE(python.find("the handler copies each request into a tensor: 2.172 ms at 8.9 GB/s"), std::string::npos)
+      << python;
+  EXPECT_GT(python_send, 2.0);
+  serve(" --set serving.stack=native --set serving.protocol_profile=", &native);
+  EXPECT_EQ(native.find("handler copies"), std::string::npos) << native;
+}
+
 // A c5.4xlarge's 16 vCPUs are 8 cores' hyperthreads: 16 framework threads train at the
 // speed of 8, and the provenance says so; 4 threads are slower than 8.
 TEST(Commands, HyperthreadsBeyondTheCoresAddNoSpeed) {

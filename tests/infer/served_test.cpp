@@ -243,15 +243,21 @@ TEST(Served, APythonServersCopiesAreInItsForwardPassNotOnTheLink) {
   EXPECT_NEAR(r.compute_s, 0.050, 1e-6);
 }
 
-// A Python server on a GPU holds one interpreter for its stack's work and for its passes.
-// Alone, a request meets nothing there: 152 ms, as without.  Two clients: per request the
-// interpreter reads 100 MB (100.5 ms), runs the 50 ms pass and writes the answer
-// (0.5 ms) with no two at once, so 8 requests take at least 8 x 151 ms; without it one
-// client's send runs beside the other's pass.  (One simulation a process.)
-ServedSpec python_server(int clients, bool one_interpreter) {
+// A Python server on a GPU has one interpreter for its passes and its Python work.
+// Alone, a request meets nothing there: 152 ms, as without, and the handler's copy adds
+// its own time to the send.  Two clients: the 100 MB of each message cross outside the
+// interpreter, beside the other's pass, so 8 requests take far less than 8 x 151 ms.  Four
+// clients of 1 MB requests: the interpreter's work (the 50 ms passes, a 30 ms copy, 1 ms
+// per request at the server's ends) never overlaps, so 16 requests take at least 16 x 81
+// ms, and a pass with another request's copy in it is stretched by the copy; without the
+// interpreter the copies run beside the passes, and the 50 ms passes alone bound it.
+// (One simulation a process.)
+ServedSpec python_server(int clients, bool one_interpreter, double copy_s = 0) {
   ServedSpec s = spec(false);
   s.clients = clients;
   s.one_interpreter = one_interpreter;
+  s.handler_copy_s = copy_s;
+  if (clients > 2) s.request_bytes = 1e6;
   return s;
 }
 
@@ -261,16 +267,48 @@ TEST(Served, APythonServerAloneServesAsAnyOther) {
   for (double l : r.latencies_s) EXPECT_NEAR(l, 0.152, 1e-6);
 }
 
-TEST(Served, APythonServersStackWorkWaitsForItsPassesInOneInterpreter) {
-  const InferenceResult r = simulate_served(python_server(2, true));
-  std::printf("two clients, one interpreter: expected at least 1.208 s, simulated %.6f s\n", r.makespan_s);
-  EXPECT_GE(r.makespan_s, 8 * 0.151 - 1e-6);
+TEST(Served, APythonServersHandlerCopyIsInTheSend) {
+  const InferenceResult r = simulate_served(python_server(1, true, 30e-3));
+  std::printf("one client, a 30 ms copy: expected 0.182000 s, simulated %.6f s\n", r.latencies_s.front());
+  for (double l : r.latencies_s) EXPECT_NEAR(l, 0.182, 1e-6);
+  EXPECT_NEAR(r.send_s, 0.182 - 0.050 - r.receive_s, 1e-6);
+  EXPECT_GT(r.send_s, 0.130);
 }
 
-TEST(Served, ANativeServersStackWorkRunsBesideItsPasses) {
-  const InferenceResult r = simulate_served(python_server(2, false));
-  std::printf("two clients, no interpreter: expected under 0.966 s, simulated %.6f s\n", r.makespan_s);
+TEST(Served, APythonServersBytesCrossBesideItsPasses) {
+  const InferenceResult r = simulate_served(python_server(2, true));
+  std::printf("two clients, one interpreter: expected under 0.966 s, simulated %.6f s\n", r.makespan_s);
   EXPECT_LT(r.makespan_s, 0.8 * 8 * 0.151);
+}
+
+TEST(Served, APythonServersPythonWorkTakesTurnsAndStretchesItsPasses) {
+  const InferenceResult r = simulate_served(python_server(4, true, 30e-3));
+  std::printf("four clients, 30 ms copies in one interpreter: expected at least 1.296 s, simulated %.6f s; "
+              "a pass 0.050-0.080 s, simulated %.6f s\n",
+              r.makespan_s, r.compute_s);
+  EXPECT_GE(r.makespan_s, 16 * 0.081 - 1e-6);
+  EXPECT_GT(r.compute_s, 0.050 + 1e-3);
+  EXPECT_LE(r.compute_s, 0.080 + 1e-6);
+}
+
+TEST(Served, ANativeServersCopyRunsBesideItsPasses) {
+  const InferenceResult r = simulate_served(python_server(4, false, 30e-3));
+  std::printf("four clients, 30 ms copies, no interpreter: expected under 1.0 s, simulated %.6f s\n", r.makespan_s);
+  EXPECT_LT(r.makespan_s, 1.0);
+  EXPECT_NEAR(r.compute_s, 0.050, 1e-6);
+}
+
+// Each message has the stack's rate to itself (a thread per connection): two clients'
+// 100 MB requests arriving together each take 100 ms through the server's stack, not 200.
+TEST(Served, EachMessageHasTheServersStackToItself) {
+  ServedSpec s = python_server(2, false);
+  s.requests_per_client = 1;
+  s.forward_s = {1e-3};
+  const InferenceResult r = simulate_served(s);
+  const double slowest = *std::max_element(r.latencies_s.begin(), r.latencies_s.end());
+  std::printf("two 100 MB requests at once: expected 0.100-0.110 s, simulated %.6f s\n", slowest);
+  EXPECT_GT(slowest, 0.100);
+  EXPECT_LT(slowest, 0.110);
 }
 
 TEST(Served, LocallyTheProtocolsAndTheForwardPassesAreTheHostsCpuTime) {

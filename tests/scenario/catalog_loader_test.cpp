@@ -45,6 +45,34 @@ TEST(CatalogLoader, AStreamRateAboveThePeakIsAnError) {
   }
 }
 
+// A made-up CPU's catalog entry, with `extra` lines before its source.
+std::string cpu_entry(const std::string& extra) {
+  return R"(
+[[cpu]]
+name = "c1"
+full_name = "C1"
+cores_per_socket = 2
+threads_per_core = 1
+base_clock = "2GHz"
+turbo_clock = "2GHz"
+simd = "avx2"
+fp32_flops_per_cycle = 32
+memory_bandwidth = "20GBps"
+)" + extra + "source = \"a made-up CPU for this test\"\n";
+}
+
+TEST(CatalogLoader, ACpusMeasuredWriteRateIsAnOptionalQuantity) {
+  EXPECT_DOUBLE_EQ(parse_catalog({{"mine.toml", cpu_entry("write_bandwidth = \"8.87GBps\"\n")}}).find_cpu("c1")->write_bandwidth_Bps,
+                   8.87e9);
+  EXPECT_EQ(parse_catalog({{"mine.toml", cpu_entry("")}}).find_cpu("c1")->write_bandwidth_Bps, 0);
+  try {
+    parse_catalog({{"mine.toml", cpu_entry("write_bandwidth = 9\n")}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu.write_bandwidth"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CatalogLoader, AMeshNamesLinksBetweenItsOwnGpusWithinTheirCount) {
   auto files = hardware::embedded_catalog_files();
   files.push_back({"mine.toml", R"(
