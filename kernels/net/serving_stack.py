@@ -8,13 +8,15 @@ answer another.
              (bytes in, bytes out), a thread pool on the server
 
 serve(protocol, host, port, handler) starts a server on threads of its own and returns a
-stop function (record(phase, seconds), if given, hears how long HTTP's server took to read
-each request's body and to write its answer: gRPC's C core does both before and after the
-handler, out of Python's sight); Client(protocol, address).call(body) sends one request and returns the
+stop function (record(phase, seconds, faults), if given, hears how long HTTP's server took
+to read each request's body, with the minor page faults its thread took meanwhile, and to
+write its answer: gRPC's C core does both before and after the handler, out of Python's
+sight); Client(protocol, address).call(body) sends one request and returns the
 answer (one connection or channel per client; a client is used by one thread at a time).
 """
 import http.client
 import http.server
+import resource
 import socket
 import threading
 import time
@@ -24,7 +26,12 @@ PROTOCOLS = ("http", "grpc")
 _METHOD = "/dlsim.Serve/Call"
 
 
-def serve(protocol, host, port, handler, workers=8, record=lambda phase, seconds: None):
+def thread_faults():
+    """Minor page faults the calling thread has taken so far (Linux)."""
+    return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+
+
+def serve(protocol, host, port, handler, workers=8, record=lambda phase, seconds, faults=None: None):
     if protocol == "http":
         return _serve_http(host, port, handler, record)
     if protocol == "grpc":
@@ -38,9 +45,10 @@ def _serve_http(host, port, handler, record):
         disable_nagle_algorithm = True
 
         def do_POST(self):
+            faults = thread_faults()
             start = time.perf_counter()
             body = self.rfile.read(int(self.headers["Content-Length"]))
-            record("read", time.perf_counter() - start)
+            record("read", time.perf_counter() - start, thread_faults() - faults)
             answer = handler(body)
             start = time.perf_counter()
             self.send_response(200)

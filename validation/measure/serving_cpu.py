@@ -31,7 +31,8 @@ throughput = images answered / time from the first send to the last answer; late
 request from send to answer (P50/P90/P99 over the timed requests); with --latencies each
 timed request's latency and the server's phases (HTTP's body read and answer write, the
 handler's copy of the bytes into a tensor, its wait for the model's lock, and the copy in,
-forward pass and copy back under it) go to a JSON-lines file.  CPU: the seconds the
+forward pass and copy back under it), and the minor page faults of the copy and of HTTP's
+read, go to a JSON-lines file.  CPU: the seconds the
 server process and the client process (this harness; in-process, the one process) spent on
 a CPU over the timed requests (/proc/PID/stat, os.times; 10 ms ticks), each as a share of
 the machine's cores over that time, and both together (cpu_busy): client and server share
@@ -68,22 +69,24 @@ def load_model(name, threads, device):
     return getattr(torchvision.models, name)().eval().to(device)
 
 
-def infer(model, lock, device, record=lambda phase, seconds: None):
-    """The model's request handler: bytes in, logits' bytes out.  record(phase, seconds)
-    hears each request's phases: its bytes copied into a tensor ("copy"), the wait for the
-    model's lock ("lock_wait"), and the copy in, forward pass and copy back under it
-    ("locked")."""
+def infer(model, lock, device, record=lambda phase, seconds, faults=None: None):
+    """The model's request handler: bytes in, logits' bytes out.  record(phase, seconds,
+    faults) hears each request's phases: its bytes copied into a tensor ("copy", with the
+    pages that copy faulted), the wait for the model's lock ("lock_wait"), and the copy in,
+    forward pass and copy back under it ("locked")."""
     import torch
 
     def handler(body):
+        faults = serving_stack.thread_faults()
         start = time.perf_counter()
         x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
         copied = time.perf_counter()
+        faults = serving_stack.thread_faults() - faults
         with lock, torch.no_grad():
             entered = time.perf_counter()
             answer = model(x.to(device)).cpu().numpy().tobytes()
         done = time.perf_counter()
-        record("copy", copied - start)
+        record("copy", copied - start, faults)
         record("lock_wait", entered - copied)
         record("locked", done - entered)
         return answer
@@ -91,20 +94,26 @@ def infer(model, lock, device, record=lambda phase, seconds: None):
 
 
 class Phases:
-    """Seconds per phase of each request a process served, in the order they ended."""
+    """Seconds per phase of each request a process served, in the order they ended, and for
+    the phases that count them the minor page faults of the thread that ran them."""
 
     def __init__(self):
-        self.seconds = {}
+        self.recorded = {"seconds": {}, "faults": {}}
         self.lock = threading.Lock()
 
-    def record(self, phase, seconds):
+    def record(self, phase, seconds, faults=None):
         with self.lock:
-            self.seconds.setdefault(phase, []).append(seconds)
+            self.recorded["seconds"].setdefault(phase, []).append(seconds)
+            if faults is not None:
+                self.recorded["faults"].setdefault(phase, []).append(faults)
 
 
-def timed_phases(seconds, warmups):
-    """Milliseconds per phase, the first `warmups` requests' (the warm-ups') left out."""
-    return {phase: [round(1e3 * t, 3) for t in times[warmups:]] for phase, times in seconds.items()}
+def timed_phases(recorded, warmups):
+    """Milliseconds per phase and page faults per counted phase, the first `warmups`
+    requests' (the warm-ups') left out."""
+    return {"ms": {phase: [round(1e3 * t, 3) for t in times[warmups:]]
+                   for phase, times in recorded["seconds"].items()},
+            "faults": {phase: counts[warmups:] for phase, counts in recorded["faults"].items()}}
 
 
 def serve_main(args):
@@ -118,7 +127,7 @@ def serve_main(args):
     finally:
         stop()
         with open(args.phases, "w") as f:
-            json.dump(phases.seconds, f)
+            json.dump(phases.recorded, f)
 
 
 def start_server(args, deployment, protocol, phases):
@@ -245,17 +254,19 @@ def in_process_main(args):
     seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
                                         when_warm=lambda: cpu_before.append(own_cpu_s()))
     print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu_before[0],
-                      "phases": timed_phases(phases.seconds, warmup_requests(args))}))
+                      "phases": timed_phases(phases.recorded, warmup_requests(args))}))
 
 
 def keep_latencies(path, row, latencies, phases):
-    """Appends one configuration's request latencies (ms, in the order they finished) and
-    the server's phases (ms per request, in the order each phase ended) to a JSON-lines file."""
+    """Appends one configuration's request latencies (ms, in the order they finished), the
+    server's phases (ms per request, in the order each phase ended) and the page faults of
+    those that count them to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
-        f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies], "phases_ms": phases}) + "\n")
+        f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies],
+                            "phases_ms": phases["ms"], "page_faults": phases["faults"]}) + "\n")
 
 
 def percentile(values, q):
@@ -351,7 +362,8 @@ def main():
                 f.flush()
                 if args.latencies:
                     keep_latencies(args.latencies, row, latencies, phases)
-                medians = ", ".join(f"{p} {statistics.median(t):.2f}" for p, t in phases.items() if t)
+                medians = ", ".join(f"{p} {statistics.median(t):.2f}" for p, t in phases["ms"].items() if t)
+                medians += "".join(f"; {p} faults {statistics.median(n):.0f}" for p, n in phases["faults"].items() if n)
                 print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
                       f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms; "
                       f"server's medians (ms): {medians}", file=sys.stderr)
