@@ -154,10 +154,10 @@ void Simulation::serve(Server& s, Host* gpu) {
 }
 
 // The forward pass of `requests` combined on a GPU.  With one interpreter the pass's thread
-// needs it throughout as well (it takes the lock back after each operator it launches,
-// and a pass under a second ends with the answer's conversion), but lets it go around each
-// operator, while any other thread holds it through its own work: so the pass has a sliver
-// of the interpreter wherever other work is there, and is stretched by it.
+// needs it from the first launch to the answer's conversion (it takes the lock back after
+// each operator), but lets it go around each operator, while any other thread holds it
+// through its own work: so the pass has a sliver of the interpreter wherever other work is
+// there, and is stretched by it.
 void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests) {
   const double ops = platform::kOpsPerSecond;
   constexpr double kPassShare = 1e-3;
