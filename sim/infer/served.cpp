@@ -209,7 +209,9 @@ void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to
 void Simulation::copy_in(Server& s) {
   if (spec_.handler_copy_s <= 0) return;
   if (s.interpreter)
-    simgrid::s4u::this_actor::exec_init(spec_.handler_copy_s * platform::kOpsPerSecond)->set_host(s.interpreter)->wait();
+    simgrid::s4u::this_actor::exec_init(spec_.handler_copy_s * platform::kOpsPerSecond)
+        ->set_host(s.interpreter)
+        ->wait();
   else
     cores_.run_beside(s.node, spec_.handler_copy_s);
 }
@@ -257,7 +259,8 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
       cores_.interrupt(s.node, spec_.threads, spec_.stalls);
     }
     const int client_node = spec_.remote ? nodes + n : n;
-    clients_.push_back(cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2, true));
+    clients_.push_back(
+        cluster_.add_process(client_node, "client", spec_.rpc_bytes_per_s, spec_.rpc_latency_s / 2, true));
     client_machines_.push_back(cluster_.host(client_node));
     disks_.emplace_back(client_machines_.back(), spec_.files);
     cluster_.connect(clients_.back(), s.process);

@@ -4,10 +4,11 @@
 // over gRPC, on the same machine (local) or from another across the network (remote); the
 // server queues requests, copies each batch to a GPU, runs the forward pass, copies the
 // result back, and answers.  Every message costs the protocol's per-request latency and
-// per-byte work on the sending and the receiving process's stack (platform/cluster.hpp),
-// besides the links it crosses; that work also occupies a core of each process's machine
-// while the message passes, and a forward pass on a CPU keeps `threads` cores busy, so
-// that on a small machine clients, stacks and the model slow one another.
+// per-byte work on the sending and the receiving process's stack (platform/cluster.hpp:
+// each message at the stack's rate, a thread per connection), besides the links it
+// crosses; that work also occupies a core of each process's machine while it passes,
+// and a forward pass on a CPU keeps `threads` cores busy, so that on a small machine
+// clients, stacks and the model slow one another.
 //
 // Load, as NVIDIA's perf_analyzer generates it: closed loop (synchronous clients keep one
 // request in flight each, an asynchronous client `in_flight` of them) or open loop
