@@ -413,6 +413,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;
   p.scaling = pricing.scaling;
+  p.host_cpu = spec.system.instance.empty() ? spec.system.cpu : catalog.instance(spec.system.instance).cpu;
   const perf::KernelTimes times(profile, pricing.options);
   const auto type = scenario::compute_type(spec.workload.precision);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
@@ -439,22 +440,13 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
-// The CPU of the machine a server runs on: the instance's, the scenario's, or (serving from
-// a CPU) the one its profile was measured on; null where none is known.
-const hardware::Cpu* server_cpu(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
-  if (!spec.system.instance.empty()) return catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
-  if (!spec.system.cpu.empty()) return catalog.find_cpu(spec.system.cpu);
-  if (spec.system.device != "cpu" || spec.system.profile.empty()) return nullptr;
-  return catalog.find_cpu(scenario::load_profile(spec.system.profile).cpu);
-}
-
 // A Python server's handler copies each request's bytes into a tensor (a bytes object is
 // read-only): one thread writing warm pages at the CPU's measured rate.  Zero, said in the
 // notes, where the catalog has no such measurement for the server's CPU.
-double handler_copy_s(const scenario::RunSpec& spec, const hardware::Catalog& catalog, double request_bytes,
-                      std::string& notes) {
+double handler_copy_s(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& host_cpu,
+                      double request_bytes, std::string& notes) {
   if (spec.serving->stack != "python") return 0;
-  const hardware::Cpu* cpu = server_cpu(spec, catalog);
+  const hardware::Cpu* cpu = catalog.find_cpu(host_cpu);
   if (!cpu || !(cpu->write_bandwidth_Bps > 0)) {
     notes += "; the handler's copy of each request into a tensor is not priced: the server's CPU has no measured "
              "write_bandwidth in the catalog";
@@ -472,7 +464,7 @@ double handler_copy_s(const scenario::RunSpec& spec, const hardware::Catalog& ca
 // two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
                                            const hardware::Catalog& catalog, const perf::StepPlan& plan,
-                                           std::string& notes) {
+                                           const std::string& host_cpu, std::string& notes) {
   const perf::StepTotals forward = plan.totals();
   const auto& s = *spec.serving;
   const RpcCosts rpc = rpc_costs(spec, catalog, serving_protocol_profile(spec), notes);
@@ -513,7 +505,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   const Payload bytes = payload(model, spec.workload.batch, word);
   served.request_bytes = bytes.request;
   served.response_bytes = bytes.response;
-  served.handler_copy_s = handler_copy_s(spec, catalog, bytes.request, notes);
+  served.handler_copy_s = handler_copy_s(spec, catalog, host_cpu, bytes.request, notes);
   served.load_s = client_load_s(spec, model, catalog, notes);
   served.files = client_file_reads(spec, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's
@@ -541,7 +533,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling)
                       : infer::simulate_in_process(p.plan, {host_cores(spec, catalog), 1, concurrency, kRequestsPerClient,
                                                             true, client_load_s(spec, model, catalog, p.scaling),
                                                             client_file_reads(spec, catalog, p.scaling)});
@@ -604,6 +596,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   perf::LookupOptions options;
   options.allow_fallback = spec.system.allow_fallback;
   const std::string cpu_name = !spec.system.cpu.empty() ? spec.system.cpu : profile.cpu;
+  p.host_cpu = cpu_name;
   if (const auto* cpu = catalog.find_cpu(cpu_name)) {
     options.fallback_flops_per_s = cpu->peak_fp32_flops_per_core();
     options.fallback_bytes_per_s = cpu->memory_bandwidth_Bps / cpu->cores_per_socket;
@@ -631,7 +624,7 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.plan, p.scaling)
+                      ? serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling)
                       : infer::simulate_in_process(p.plan, {cores, threads, concurrency,
                                                             requests_per_client(p.plan, concurrency), false,
                                                             client_load_s(spec, model, catalog, p.scaling),

@@ -15,6 +15,7 @@ struct Prediction {
   std::string profile_machine;
   std::string framework;      // the profile's framework rules
   std::string scaling;        // how the profile was carried to the scenario's device; empty if not
+  std::string host_cpu;       // the catalog CPU of the scenario's machine (a GPU's host); empty if unknown
   bool on_gpu = false;        // the kernels ran on GPUs (gpu_utilization is reported)
   perf::StepPlan plan;        // one step (training) or one forward pass (inference)
   perf::StepTotals totals;
