@@ -33,7 +33,7 @@ for line in open(sys.argv[2]):
     phases = {"copy", "lock_wait", "locked"} | ({"read", "write"} if run["protocol"] == "http" else set())
     assert set(run["phases_ms"]) == phases, run["phases_ms"].keys()
     assert all(len(t) == len(run["latencies_ms"]) for t in run["phases_ms"].values()), run
-    counted = {"copy"} | ({"read"} if run["protocol"] == "http" else set())
+    counted = {"copy", "locked"} | ({"read"} if run["protocol"] == "http" else set())
     assert set(run["page_faults"]) == counted, run["page_faults"].keys()
     assert all(len(n) == len(run["latencies_ms"]) and min(n) >= 0 for n in run["page_faults"].values()), run
 kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
