@@ -11,7 +11,7 @@ a thread that reaches acquire() before then takes it instead (no hand-off).  The
 thread goes on with the answer and its client's next request, so whether a waiter keeps
 its turn depends on how soon the machine runs a woken thread while another is busy.  On
 the 2-vCPU Zen 3 VM (2026-11-26) 2.5-27% of wakes took over 1 ms, by the minute, and at
-batch 1 the serving harness's servers let 1-6% of requests (one thread) through ahead of
+batch 1 the serving harness's servers let 0.4-6% of requests (one thread) through ahead of
 one that had waited a whole pass, which then waited two.
 
 Each trial: a thread blocks on a held lock; the main thread lets it go and runs 128x128
