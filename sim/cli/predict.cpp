@@ -413,7 +413,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;
   p.scaling = pricing.scaling;
-  p.host_cpu = spec.system.instance.empty() ? spec.system.cpu : catalog.instance(spec.system.instance).cpu;
+  p.host_cpu = spec.system.cpu;  // an instance's, where one is given (the scenario reader fills it in)
   const perf::KernelTimes times(profile, pricing.options);
   const auto type = scenario::compute_type(spec.workload.precision);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
