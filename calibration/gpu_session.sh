@@ -14,7 +14,7 @@
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
 #   5. PyTorch's own operators on the GPU (kernels/pytorch/torch_gpu_op_bench.py) for the
 #      ground truth's networks, within TORCH_OPS_S, in the order of TORCH_OPS_DTYPES
-#      (fp16 fp32 tf32) and TORCH_OPS_BATCHES (32 256 128 1 8)
+#      (fp16 fp32 tf32) and TORCH_OPS_BATCHES (32 256 128 1 8), for the networks in NETS
 #   6. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
 #      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32)
 # A stage given 0 seconds is skipped.  Everything lands in $OUT as at most seven files (the
@@ -31,7 +31,7 @@ ground_truth_s=${GROUND_TRUTH_S:-170}
 torch_ops_s=${TORCH_OPS_S:-200}
 torch_ops_dtypes=${TORCH_OPS_DTYPES:-fp16 fp32 tf32}
 torch_ops_batches=${TORCH_OPS_BATCHES:-32 256 128 1 8}
-nets="resnet50 vgg16 resnet152 inception_v3 alexnet"
+nets=${NETS:-resnet50 vgg16 resnet152 inception_v3 alexnet}
 mkdir -p "$out"
 left() { echo $((limit - SECONDS)); }
 

@@ -104,6 +104,9 @@ GOALS = [
      "10:56 (issue 6)", ("gpu-serve/in-process/h200-1056/", "gpu-serve/local/h200-1056/")),
     ("the same machine six minutes later, its host slower (issue 6)",
      ("gpu-serve/in-process/h200-1102/", "gpu-serve/local/h200-1102/")),
+    ("an H100 machine of the same host kind serving the same, from its own operators and stacks timed on the lease "
+     "(issue 6)", ("gpu-serve/in-process/h100-1641/", "gpu-serve/local/h100-1641/")),
+    ("the same H100 seven minutes later (issue 6)", ("gpu-serve/in-process/h100-1648/", "gpu-serve/local/h100-1648/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",

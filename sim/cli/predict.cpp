@@ -14,7 +14,10 @@
 #include "perf/host_copies.hpp"
 #include "perf/engine.hpp"
 #include "perf/fit.hpp"
+#include "perf/glibc_heap.hpp"
+#include "perf/handler_buffers.hpp"
 #include "perf/launch.hpp"
+#include "perf/step_allocations.hpp"
 #include "scenario/profile_reader.hpp"
 #include "train/data_parallel.hpp"
 #include "train/parameter_server.hpp"
@@ -440,22 +443,49 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   return p;
 }
 
-// A Python server's handler copies each request's bytes into a tensor (a bytes object is
-// read-only): one thread writing warm pages at the CPU's measured rate.  Zero, said in the
-// notes, where the catalog has no such measurement for the server's CPU.
-double handler_copy_s(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& host_cpu,
-                      double request_bytes, std::string& notes) {
-  if (spec.serving->stack != "python") return 0;
+// A Python server's two host buffers per request: the bytes its stack reads the request
+// into and the handler's copy of them into a tensor (a bytes object is read-only), one
+// thread writing at the CPU's measured rate; on a GPU server, the pages glibc gave back
+// since the last request (perf/handler_buffers.hpp) are written at the rate of fresh pages
+// instead, the read's beyond the stack's own rate.  A CPU server's passes raise glibc's
+// thresholds past any request (its activations), so its buffers stay warm.  Zero, said in
+// the notes, where the catalog has no such measurement for the server's CPU.
+struct HandlerCosts {
+  double copy_s = 0;
+  double read_faults_s = 0;
+};
+
+HandlerCosts handler_costs(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                           const std::string& host_cpu, double request_bytes, std::string& notes) {
+  if (spec.serving->stack != "python") return {};
   const hardware::Cpu* cpu = catalog.find_cpu(host_cpu);
   if (!cpu || !(cpu->write_bandwidth_Bps > 0)) {
     notes += "; the handler's copy of each request into a tensor is not priced: the server's CPU has no measured "
              "write_bandwidth in the catalog";
-    return 0;
+    return {};
   }
-  const double seconds = request_bytes / cpu->write_bandwidth_Bps;
-  notes += fmt::format("; the handler copies each request into a tensor: {} at {:.1f} GB/s ({})", format_time(seconds),
-                       cpu->write_bandwidth_Bps / 1e9, cpu->name);
-  return seconds;
+  HandlerCosts costs{request_bytes / cpu->write_bandwidth_Bps, 0};
+  notes += fmt::format("; the handler copies each request into a tensor: {} at {:.1f} GB/s ({})",
+                       format_time(costs.copy_s), cpu->write_bandwidth_Bps / 1e9, cpu->name);
+  if (spec.system.device == "cpu") return costs;
+  const auto fresh = perf::handler_fresh_pages(perf::parameter_tensor_bytes(model),
+                                               static_cast<int64_t>(request_bytes), spec.serving->protocol == "http");
+  if (fresh.read + fresh.copy == 0) return costs;
+  if (!(cpu->fresh_write_bandwidth_Bps > 0)) {
+    notes += fmt::format("; {} pages of each request's buffers are faulted afresh (glibc), not priced: the server's "
+                         "CPU has no measured fresh_write_bandwidth in the catalog",
+                         fresh.read + fresh.copy);
+    return costs;
+  }
+  const double page = perf::GlibcHeap::kPage;
+  const double premium = page / cpu->fresh_write_bandwidth_Bps - page / cpu->write_bandwidth_Bps;
+  costs.copy_s += double(fresh.copy) * premium;
+  costs.read_faults_s = double(fresh.read) * premium;
+  notes += fmt::format("; glibc gives each request's buffers back: {} pages of the read and {} of the copy faulted "
+                       "afresh, written at {:.2f} GB/s (+{} and +{})",
+                       fresh.read, fresh.copy, cpu->fresh_write_bandwidth_Bps / 1e9, format_time(costs.read_faults_s),
+                       format_time(double(fresh.copy) * premium));
+  return costs;
 }
 
 // Serving over gRPC or HTTP (study A's local and remote deployments, and fleets of them): the
@@ -505,7 +535,9 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   const Payload bytes = payload(model, spec.workload.batch, word);
   served.request_bytes = bytes.request;
   served.response_bytes = bytes.response;
-  served.handler_copy_s = handler_copy_s(spec, catalog, host_cpu, bytes.request, notes);
+  const HandlerCosts handler = handler_costs(spec, model, catalog, host_cpu, bytes.request, notes);
+  served.handler_copy_s = handler.copy_s;
+  served.read_faults_s = handler.read_faults_s;
   served.load_s = client_load_s(spec, model, catalog, notes);
   served.files = client_file_reads(spec, catalog, notes);
   // The dynamic batcher combines up to max_batch images' worth of requests: each size's
@@ -528,15 +560,28 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   return infer::simulate_served(served);
 }
 
+// A Python in-process application copies each request's bytes into a tensor (the serving
+// harness's in-process deployment calls its server's handler).
+double in_process_copy_s(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
+                         report::Prediction& p) {
+  if (!spec.serving || spec.serving->stack != "python") return 0;
+  return handler_costs(spec, model, catalog, p.host_cpu, payload(model, spec.workload.batch, 4.0).request, p.scaling)
+      .copy_s;
+}
+
 void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                   bool trace, report::Prediction& p) {
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
-    p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling)
-                      : infer::simulate_in_process(p.plan, {host_cores(spec, catalog), 1, concurrency, kRequestsPerClient,
-                                                            true, client_load_s(spec, model, catalog, p.scaling),
-                                                            client_file_reads(spec, catalog, p.scaling)});
+    if (spec.serving && spec.serving->deployment != "in-process") {
+      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
+      return;
+    }
+    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, kRequestsPerClient, true,
+                                    client_load_s(spec, model, catalog, p.scaling),
+                                    client_file_reads(spec, catalog, p.scaling)};
+    in_process.copy_s = in_process_copy_s(spec, model, catalog, p);
+    p.inference = infer::simulate_in_process(p.plan, in_process);
     return;
   }
   const std::string& strategy = spec.training->strategy;
@@ -623,12 +668,15 @@ void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
     p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
-    p.inference = spec.serving && spec.serving->deployment != "in-process"
-                      ? serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling)
-                      : infer::simulate_in_process(p.plan, {cores, threads, concurrency,
-                                                            requests_per_client(p.plan, concurrency), false,
-                                                            client_load_s(spec, model, catalog, p.scaling),
-                                                            client_file_reads(spec, catalog, p.scaling), p.plan.stalls});
+    if (spec.serving && spec.serving->deployment != "in-process") {
+      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
+      return;
+    }
+    infer::InProcessSpec in_process{cores, threads, concurrency, requests_per_client(p.plan, concurrency), false,
+                                    client_load_s(spec, model, catalog, p.scaling),
+                                    client_file_reads(spec, catalog, p.scaling), p.plan.stalls};
+    in_process.copy_s = in_process_copy_s(spec, model, catalog, p);
+    p.inference = infer::simulate_in_process(p.plan, in_process);
   }
 }
 

@@ -58,6 +58,9 @@ struct Cpu {
   // One thread writing pages already mapped, measured (the CPU calibration's first_touch
   // "warm" phase); 0 where not measured.
   double write_bandwidth_Bps = 0;
+  // The same thread writing pages it faults in afresh (first_touch's "fresh" phase: a
+  // fresh mapping's pages faulted, zeroed and written); 0 where not measured.
+  double fresh_write_bandwidth_Bps = 0;
   std::string source;
 
   double peak_fp32_flops_per_core() const { return base_clock_Hz * fp32_flops_per_cycle; }

@@ -54,6 +54,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
         disk.read_request();
         if (spec.load_s > 0) cores.run_beside(host, spec.load_s);
         r.submitted_s = simgrid::s4u::Engine::get_clock();
+        if (spec.copy_s > 0) cores.run_beside(host, spec.copy_s);
         r.reply = reply;
         queue->put(&r, 0);
         reply->get<Request>();
@@ -65,7 +66,7 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   result.makespan_s = simgrid::s4u::Engine::get_clock();
   result.server_cores = spec.cores;
   const double forward_cpu_s = forward.totals().cpu_seconds;  // core-seconds of a pass on a CPU
-  result.server_cpu_s = result.requests * (spec.load_s + (spec.on_gpu ? 0.0 : forward_cpu_s));
+  result.server_cpu_s = result.requests * (spec.load_s + spec.copy_s + (spec.on_gpu ? 0.0 : forward_cpu_s));
   return result;
 }
 

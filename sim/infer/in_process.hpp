@@ -23,6 +23,7 @@ struct InProcessSpec {
   double load_s = 0;    // a client's time to load and decode one request's images, on one core
   FileReads files{};    // read from the host's disk first, when not in the page cache
   perf::StallTrace stalls{};  // on the host's cores: the interruptions its team meets (stalls.hpp)
+  double copy_s = 0;    // a Python application's copy of each request's bytes into a tensor, in its latency
 };
 
 struct InferenceResult {

@@ -204,9 +204,11 @@ void Simulation::send(Host* from_machine, Host* from, Host* to_machine, Host* to
   message->wait();
 }
 
-// A Python server's handler copies a request's bytes into a tensor: on its interpreter
-// where it has one, else on a core of its machine.
+// A Python server's stack finishes reading a request's bytes into fresh pages (a system
+// call: outside the interpreter, on a core of its machine), then its handler copies them
+// into a tensor: on its interpreter where it has one, else on a core of its machine.
 void Simulation::copy_in(Server& s) {
+  if (spec_.read_faults_s > 0) cores_.run_beside(s.node, spec_.read_faults_s);
   if (spec_.handler_copy_s <= 0) return;
   if (s.interpreter)
     simgrid::s4u::this_actor::exec_init(spec_.handler_copy_s * platform::kOpsPerSecond)
@@ -315,7 +317,7 @@ InferenceResult Simulation::run(simgrid::s4u::Engine& engine) {
   // Each message's stack work at either end: its share of the per-request latency and its
   // bytes at the stack's rate.
   const double protocol_s = spec_.rpc_latency_s + (spec_.request_bytes + spec_.response_bytes) / spec_.rpc_bytes_per_s;
-  result_.server_cpu_s += n * (protocol_s + spec_.handler_copy_s);
+  result_.server_cpu_s += n * (protocol_s + spec_.read_faults_s + spec_.handler_copy_s);
   const double client_s = n * (protocol_s + spec_.load_s);
   result_.server_cores = nodes * spec_.cluster.host_cores;
   if (spec_.remote) {

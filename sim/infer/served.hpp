@@ -83,6 +83,7 @@ struct ServedSpec {
   double request_bytes = 0;       // the request's input tensor
   double response_bytes = 0;      // its outputs
   double handler_copy_s = 0;      // a Python server's copy of one request's bytes into a tensor
+  double read_faults_s = 0;       // its stack's read of them into fresh pages, beyond the stack's rate
   double load_s = 0;              // a client's time to load and decode one request's images
   FileReads files;                // read from its machine's disk first, when not in the page cache
   // Dynamic batching: the forward pass of k combined requests takes forward_s[k - 1]; its

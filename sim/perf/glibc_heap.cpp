@@ -60,6 +60,13 @@ GlibcHeap::Allocation GlibcHeap::allocate(int64_t bytes) {
   return {handle, touch(top_start_)};
 }
 
+GlibcHeap GlibcHeap::new_arena() const {
+  GlibcHeap arena;
+  arena.mmap_threshold_ = mmap_threshold_;
+  arena.trim_threshold_ = trim_threshold_;
+  return arena;
+}
+
 void GlibcHeap::free(int64_t handle) {
   const auto it = live_.find(handle);
   if (it == live_.end()) throw std::invalid_argument("GlibcHeap::free: unknown handle");

@@ -35,6 +35,9 @@ class GlibcHeap {
   // kernel's output).
   Allocation allocate(int64_t bytes);
   void free(int64_t handle);
+  // An empty heap of another thread's arena: glibc's thresholds are the process's, so it
+  // starts from this one's.
+  GlibcHeap new_arena() const;
 
   int64_t mmap_threshold() const { return mmap_threshold_; }
   int64_t heap_bytes() const { return brk_; }

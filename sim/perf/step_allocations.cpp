@@ -92,6 +92,22 @@ bool passes_gradient(const Node& node) {
          node.kind == OpKind::slice;
 }
 
+// A node's parameters as tensors: the largest (the weight) and the rest (a bias, batch
+// norm's scale and shift) together.
+std::vector<int64_t> node_parameter_bytes(const graph::LayerCost& c) {
+  if (c.params == 0) return {};
+  std::vector<int64_t> out{c.largest_param_tensor * 4};
+  if (c.params > c.largest_param_tensor) out.push_back((c.params - c.largest_param_tensor) * 4);
+  return out;
+}
+
+std::vector<int64_t> parameter_tensor_bytes(const std::vector<graph::LayerCost>& costs) {
+  std::vector<int64_t> out;
+  for (const auto& c : costs)
+    for (int64_t bytes : node_parameter_bytes(c)) out.push_back(bytes);
+  return out;
+}
+
 struct Step {
   const Graph& graph;
   int64_t batch;
@@ -114,11 +130,8 @@ struct Step {
       for (auto in : node.inputs) grad = grad || needs_grad[static_cast<size_t>(in)];
       needs_grad[static_cast<size_t>(node.id)] = grad;
     }
-    for (const auto& node : g.nodes())
-      for (int64_t bytes : weight_tensor_bytes(node)) {
-        param_bytes.push_back(bytes);
-        tensors.make(bytes, 1);  // the weights, held for good
-      }
+    param_bytes = parameter_tensor_bytes(costs);
+    for (int64_t bytes : param_bytes) tensors.make(bytes, 1);  // the weights, held for good
   }
 
   bool training() const { return !optimizer.empty(); }
@@ -130,14 +143,8 @@ struct Step {
   int64_t output_bytes(graph::NodeId id) const {
     return batch * graph::elements(graph.node(id).output) * word;
   }
-  // The node's parameters as tensors: the largest (the weight) and the rest (a bias, batch
-  // norm's scale and shift) together.
   std::vector<int64_t> weight_tensor_bytes(const Node& node) const {
-    const auto& c = costs[static_cast<size_t>(node.id)];
-    if (c.params == 0) return {};
-    std::vector<int64_t> out{c.largest_param_tensor * 4};
-    if (c.params > c.largest_param_tensor) out.push_back((c.params - c.largest_param_tensor) * 4);
-    return out;
+    return node_parameter_bytes(costs[static_cast<size_t>(node.id)]);
   }
 
   // One step's tensors, per node.
@@ -273,6 +280,10 @@ struct Step {
 
 std::string first_touch_signature(int64_t pages) {
   return std::string(kFirstTouchOp) + " fp32 n" + std::to_string(pages) + " e1024";
+}
+
+std::vector<int64_t> parameter_tensor_bytes(const Graph& graph) {
+  return parameter_tensor_bytes(graph::layer_costs(graph, 1, graph::DataType::fp32));
 }
 
 int64_t inference_page_faults(const Graph& graph, int64_t batch, graph::DataType type) {

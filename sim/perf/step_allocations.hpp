@@ -22,6 +22,7 @@
 // heap is replayed for a few steps and the last one is reported: the steady state.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graph/cost.hpp"
 #include "graph/graph.hpp"
@@ -41,6 +42,10 @@ struct StepPageFaults {
   int64_t update = 0;
   int64_t total() const { return forward + backward + update; }
 };
+
+// The model's parameter tensors in model order (fp32): each node's weight, and its other
+// parameters (a bias, batch norm's scale and shift) as one tensor.
+std::vector<int64_t> parameter_tensor_bytes(const graph::Graph& graph);
 
 // The pages one inference forward pass (eval mode, no_grad) faults in its steady state:
 // each output is freed after its last consumer, nothing is kept for a backward pass,

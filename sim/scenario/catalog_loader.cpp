@@ -53,6 +53,7 @@ void read_cpu(TableReader& r, Catalog& c) {
   p.fp32_flops_per_cycle = static_cast<int>(r.integer("fp32_flops_per_cycle", 1, 1024, true).value_or(0));
   p.memory_bandwidth_Bps = r.quantity("memory_bandwidth", UnitKind::bandwidth, true).value_or(0);
   p.write_bandwidth_Bps = r.quantity("write_bandwidth", UnitKind::bandwidth).value_or(0);
+  p.fresh_write_bandwidth_Bps = r.quantity("fresh_write_bandwidth", UnitKind::bandwidth).value_or(0);
   p.source = r.string("source", true).value_or("");
   c.cpus.push_back(p);
 }

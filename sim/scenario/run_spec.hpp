@@ -76,7 +76,9 @@ struct ServingSpec {
   // caller's): beyond the machine's cores the runtime's idle threads sleep at once.
   int pass_threads = 1;
   std::string protocol;                   // "http", "grpc"; empty in-process
-  std::string stack = "native";           // whose implementation: "native" (C++, as Triton) or "python"
+  // Whose implementation: "native" (C++, as Triton) or "python", whose handler copies each
+  // request's bytes into a tensor (in process too: an application handed bytes).
+  std::string stack = "native";
   std::string protocol_profile;          // a protocol calibration instead of the development VM's for stack and protocol
   std::string mode = "sync";              // "sync", "async"
   int concurrency = 1;

@@ -345,8 +345,6 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
               "e.g. client_instance = \"t3.2xlarge\"");
   }
   s.stack = r.choice("stack", {"native", "python"}).value_or(s.stack);
-  if (in_process && r.has("stack"))
-    r.problem("stack", s.stack, "a protocol stack: deployment \"local\" or \"remote\"");
   if (auto profile = r.string("protocol_profile")) {
     const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
     if (in_process)

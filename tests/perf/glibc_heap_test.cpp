@@ -65,5 +65,15 @@ TEST(GlibcHeap, RejectsBadRequests) {
   EXPECT_THROW(heap.free(7), std::invalid_argument);
 }
 
+// Another thread's arena: an empty heap under the process's thresholds.
+TEST(GlibcHeap, ANewArenaStartsEmptyWithTheThresholds) {
+  GlibcHeap heap;
+  heap.free(heap.allocate(kMiB).handle);
+  GlibcHeap arena = heap.new_arena();
+  EXPECT_EQ(arena.mmap_threshold(), heap.mmap_threshold());
+  EXPECT_EQ(arena.heap_bytes(), 0);
+  EXPECT_EQ(arena.allocate(kMiB).faulted_pages, 257);  // from its heap, not mapped
+}
+
 }  // namespace
 }  // namespace dlsim::perf

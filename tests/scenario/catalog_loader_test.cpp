@@ -75,6 +75,19 @@ TEST(CatalogLoader, ACpusMeasuredWriteRateIsAnOptionalQuantity) {
   }
 }
 
+TEST(CatalogLoader, ACpusFreshPageWriteRateIsAnOptionalQuantity) {
+  const auto cpu = [](const std::string& extra) { return *parse_catalog({{"mine.toml", cpu_entry(extra)}}).find_cpu("c1"); };
+  EXPECT_DOUBLE_EQ(cpu("write_bandwidth = \"9.66GBps\"\nfresh_write_bandwidth = \"2.49GBps\"\n").fresh_write_bandwidth_Bps,
+                   2.49e9);
+  EXPECT_EQ(cpu("").fresh_write_bandwidth_Bps, 0);
+  try {
+    parse_catalog({{"mine.toml", cpu_entry("fresh_write_bandwidth = \"fast\"\n")}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu.fresh_write_bandwidth"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CatalogLoader, AMeshNamesLinksBetweenItsOwnGpusWithinTheirCount) {
   auto files = hardware::embedded_catalog_files();
   files.push_back({"mine.toml", R"(
