@@ -35,8 +35,8 @@ class GlibcHeap {
   // kernel's output).
   Allocation allocate(int64_t bytes);
   void free(int64_t handle);
-  // An empty heap of another thread's arena: glibc's thresholds are the process's, so it
-  // starts from this one's.
+  // An empty heap for another thread, under this one's thresholds (glibc's are the
+  // process's) and the main arena's rules (perf/handler_buffers.hpp says why).
   GlibcHeap new_arena() const;
 
   int64_t mmap_threshold() const { return mmap_threshold_; }
