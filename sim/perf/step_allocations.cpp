@@ -143,9 +143,6 @@ struct Step {
   int64_t output_bytes(graph::NodeId id) const {
     return batch * graph::elements(graph.node(id).output) * word;
   }
-  std::vector<int64_t> weight_tensor_bytes(const Node& node) const {
-    return node_parameter_bytes(costs[static_cast<size_t>(node.id)]);
-  }
 
   // One step's tensors, per node.
   struct Live {
@@ -220,7 +217,8 @@ struct Step {
     const auto id = static_cast<size_t>(node.id);
     const int gradient = loss ? tensors.make(output_bytes(node.id), 1) : *live.gradient[id];
     const int output_gradient = node.kind == OpKind::conv ? tensors.scratch(output_bytes(node.id)) : -1;
-    for (int64_t bytes : weight_tensor_bytes(node)) weight_gradients.push_back(tensors.make(bytes, 1));
+    for (int64_t bytes : node_parameter_bytes(costs[static_cast<size_t>(node.id)]))
+      weight_gradients.push_back(tensors.make(bytes, 1));
     for (auto in : node.inputs) {
       if (!needs_grad[static_cast<size_t>(in)]) continue;
       if (passes_gradient(node)) {

@@ -21,13 +21,16 @@ import statistics
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "net"))
+import serving_stack  # noqa: E402  (the harness's thread_faults)
+
 FIELDS = ["machine", "model", "batch", "threads", "thread", "passes", "steady_faults_median",
           "faults_per_pass", "source"]
 
 
 def one(model_name, batch, threads, where, passes):
     """Faults of each pass in this process; runs in a child (see main)."""
-    import resource
     import threading
 
     import torch
@@ -41,9 +44,9 @@ def one(model_name, batch, threads, where, passes):
         with torch.no_grad():
             for _ in range(passes):
                 x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
-                before = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+                before = serving_stack.thread_faults()
                 model(x)
-                faults.append(resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - before)
+                faults.append(serving_stack.thread_faults() - before)
 
     if where == "request":
         thread = threading.Thread(target=run)
