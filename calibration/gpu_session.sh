@@ -59,6 +59,10 @@ if [ "$serving_s" -gt 0 ]; then
   timeout 60 python3 kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
     --threads 1 --out "$raw/protocols/host_first_touch.json" 2>> "$out/serving_gpu.log"
   echo "protocols done at $SECONDS s"
+  # A pass after an idle pause, woken, pinned to each CPU, beside other Python work.
+  [ "${PASS_IDLE_S:-0}" -gt 0 ] && timeout "$PASS_IDLE_S" python3 kernels/pytorch/pass_after_idle.py --device cuda \
+    --net resnet50 --out "$raw/protocols/pass_after_idle.json" 2>> "$out/serving_gpu.log"
+  echo "passes after idle done at $SECONDS s"
   # One client first (no two requests contend for the server's interpreter), then four.
   serving_until=$((SECONDS + serving_s))
   for concurrency in ${SERVING_CLIENTS:-1 4}; do

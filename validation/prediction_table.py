@@ -107,6 +107,8 @@ GOALS = [
     ("an H100 machine of the same host kind serving the same, from its own operators and stacks timed on the lease "
      "(issue 6)", ("gpu-serve/in-process/h100-1641/", "gpu-serve/local/h100-1641/")),
     ("the same H100 seven minutes later (issue 6)", ("gpu-serve/in-process/h100-1648/", "gpu-serve/local/h100-1648/")),
+    ("another H100 machine two hours later, blind, its host's stacks timed 45-70% slower (issue 6)",
+     ("gpu-serve/in-process/h100-1856/", "gpu-serve/local/h100-1856/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",

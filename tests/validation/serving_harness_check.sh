@@ -3,7 +3,7 @@
 # transfer benchmark writes rows `dlsim calibrate` fits, the stall and speed trace rows it
 # fits into a profile's [[stalls]], and serving_cpu.py --quick serves a model in-process
 # and over both protocols on loopback, writing one row per deployment and each request's
-# latency and server phases.
+# latency, server phases and the host's state (steal, a pace probe).
 #   serving_harness_check.sh DLSIM SOURCE_DIR
 set -euo pipefail
 dlsim=$1
@@ -36,6 +36,8 @@ for line in open(sys.argv[2]):
     counted = {"copy", "locked"} | ({"read"} if run["protocol"] == "http" else set())
     assert set(run["page_faults"]) == counted, run["page_faults"].keys()
     assert all(len(n) == len(run["latencies_ms"]) and min(n) >= 0 for n in run["page_faults"].values()), run
+    host = run["host"]
+    assert 0 <= host["steal_share"] <= 1 and len(host["pace_probe_ms"]) == 2 and min(host["pace_probe_ms"]) > 0, host
 kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds

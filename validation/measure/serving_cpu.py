@@ -31,8 +31,10 @@ throughput = images answered / time from the first send to the last answer; late
 request from send to answer (P50/P90/P99 over the timed requests); with --latencies each
 timed request's latency and the server's phases (HTTP's body read and answer write, the
 handler's copy of the bytes into a tensor, its wait for the model's lock, and the copy in,
-forward pass and copy back under it), and the minor page faults of the copy, of the pass
-under the lock and of HTTP's read, go to a JSON-lines file.  CPU: the seconds the
+forward pass and copy back under it), the minor page faults of the copy, of the pass
+under the lock and of HTTP's read, and the host's state (the share of the machine's CPU
+time its hypervisor stole over the timed requests, /proc/stat; a fixed piece of Python
+timed before and after them) go to a JSON-lines file.  CPU: the seconds the
 server process and the client process (this harness; in-process, the one process) spent on
 a CPU over the timed requests (/proc/PID/stat, os.times; 10 ms ticks), each as a share of
 the machine's cores over that time, and both together (cpu_busy): client and server share
@@ -160,6 +162,31 @@ def own_cpu_s():
     return t.user + t.system
 
 
+def machine_ticks():
+    """The machine's CPU time so far, in /proc/stat's ticks: (all of it, the part its
+    hypervisor gave to others while this guest wanted it: steal)."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:9]]
+    return sum(fields), fields[7]
+
+
+def steal_share(before, after):
+    """The share of the machine's CPU time stolen between two machine_ticks()."""
+    return (after[1] - before[1]) / max(1, after[0] - before[0])
+
+
+def host_pace_ms():
+    """The median of five timings of one fixed piece of pure-Python work (ms): the host's
+    pace for one thread just then, a probe beside each configuration (on a shared host it
+    moves between runs minutes apart, validation/data/README.md)."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        sum(i * i for i in range(100_000))
+        times.append(1e3 * (time.perf_counter() - start))
+    return round(statistics.median(times), 3)
+
+
 def timed_requests(send, count, in_flight, warmups=0, when_warm=lambda: None):
     """Runs `warmups` untimed calls of send(), then when_warm(), then `count` timed calls,
     `in_flight` at once, all on the same threads (PyTorch makes a thread's cuDNN and cuBLAS
@@ -225,11 +252,12 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
             cpu_before = {}
 
             def when_warm():  # connections, allocator and cuDNN ready
-                cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s())
+                cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s(), ticks=machine_ticks())
             elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
                                                 warmups=warmups, when_warm=when_warm)
             cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"],
-                   "client": own_cpu_s() - cpu_before["client"]}
+                   "client": own_cpu_s() - cpu_before["client"],
+                   "steal": steal_share(cpu_before["ticks"], machine_ticks())}
             for c in clients:
                 c.close()
         finally:
@@ -245,7 +273,8 @@ def measure_in_process(args, batch):
                "--server-threads", str(args.server_threads), "--device", args.device, "--batch", str(batch),
                "--requests", str(request_count(args, batch))]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
-    return result["seconds"], result["latencies"], {"server": result["cpu_s"], "client": None}, result["phases"]
+    cpu = {"server": result["cpu_s"], "client": None, "steal": result["steal"]}
+    return result["seconds"], result["latencies"], cpu, result["phases"]
 
 
 def in_process_main(args):
@@ -254,23 +283,26 @@ def in_process_main(args):
     phases = Phases()
     handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device,
                     phases.record)
-    cpu_before = []
+    before = []
     seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
-                                        when_warm=lambda: cpu_before.append(own_cpu_s()))
-    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - cpu_before[0],
+                                        when_warm=lambda: before.extend((own_cpu_s(), machine_ticks())))
+    print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - before[0],
+                      "steal": steal_share(before[1], machine_ticks()),
                       "phases": timed_phases(phases.recorded, warmup_requests(args))}))
 
 
-def keep_latencies(path, row, latencies, phases):
+def keep_latencies(path, row, latencies, phases, host):
     """Appends one configuration's request latencies (ms, in the order they finished), the
-    server's phases (ms per request, in the order each phase ended) and the page faults of
-    those that count them to a JSON-lines file."""
+    server's phases (ms per request, in the order each phase ended), the page faults of
+    those that count them and the host's state (`host`: the share of the machine's CPU time
+    stolen over the timed requests, the pace probe before and after them) to a JSON-lines
+    file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
         f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies],
-                            "phases_ms": phases["ms"], "page_faults": phases["faults"]}) + "\n")
+                            "phases_ms": phases["ms"], "page_faults": phases["faults"], "host": host}) + "\n")
 
 
 def percentile(values, q):
@@ -341,9 +373,11 @@ def main():
             configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
                         for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
             for deployment, protocol, mode, concurrency in configs:
+                pace_before = host_pace_ms()
                 elapsed, latencies, cpu, phases = (
                     measure_in_process(args, batch) if deployment == "in-process" else
                     measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                host = {"steal_share": round(cpu["steal"], 4), "pace_probe_ms": [pace_before, host_pace_ms()]}
                 cores = os.cpu_count()
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
@@ -365,12 +399,13 @@ def main():
                 out.writerow(row)
                 f.flush()
                 if args.latencies:
-                    keep_latencies(args.latencies, row, latencies, phases)
+                    keep_latencies(args.latencies, row, latencies, phases, host)
                 medians = ", ".join(f"{p} {statistics.median(t):.2f}" for p, t in phases["ms"].items() if t)
                 medians += "".join(f"; {p} faults {statistics.median(n):.0f}" for p, n in phases["faults"].items() if n)
                 print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
                       f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms; "
-                      f"server's medians (ms): {medians}", file=sys.stderr)
+                      f"server's medians (ms): {medians}; steal {host['steal_share']:.1%}, pace probe "
+                      f"{host['pace_probe_ms'][0]:.2f}/{host['pace_probe_ms'][1]:.2f} ms", file=sys.stderr)
 
 
 class _Nothing:

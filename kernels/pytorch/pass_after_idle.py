@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""How a forward pass's time depends on what its thread and machine did just before it:
+idle for a while, woken by another thread, pinned to one CPU, or beside another thread's
+Python work.  A diagnostic of a Python server's passes (a served pass at batch 1 on an
+H100's host took 4.2-4.8 ms under the model's lock where the same pass in process took
+3.4, 2026-11-26), as Google Benchmark JSON rows, one per pass.
+
+    /usr/bin/python3 kernels/pytorch/pass_after_idle.py --device cuda --net resnet50 --out RAW.json
+
+Modes, each at every batch of --batches (a pass: the batch copied in, the network, the
+logits copied back, as serving_cpu.py's handler runs it):
+  sleep   the thread sleeps GAP ms, then runs a pass (a server thread waiting for a request)
+  spin    the thread spins GAP ms, then runs a pass (the same pause, its CPU kept busy)
+  wake    a second thread, blocked on an event, is woken GAP ms after its last pass and
+          runs the next one (a handler thread woken by its socket)
+  cpuN    as sleep with GAP 0 and 1, the thread pinned to logical CPU N (every CPU the
+          process may use, in turn; --pin-passes passes each)
+  beside  back-to-back passes while another thread runs Python (`python`: small pure-Python
+          work; `copy`: bytearray copies of one request's bytes at batch 32)
+Rows: "pass_after_idle NET bB | threads=1 | MODE gGAP cpuC" (C: the CPU the pass ended on),
+real_time the pass's microseconds.
+"""
+import argparse
+import os
+import sys
+import threading
+import time
+
+import torch
+import torchvision
+
+import benchmark_file
+
+
+def current_cpu():
+    with open(f"/proc/thread-self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[36])
+
+
+def pause(seconds, spin):
+    if seconds <= 0:
+        return
+    if not spin:
+        time.sleep(seconds)
+        return
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+class Runner:
+    def __init__(self, net, device):
+        self.device = device
+        if device == "cuda":
+            torch.backends.cudnn.benchmark = True
+            torch.backends.cudnn.allow_tf32 = False
+            torch.backends.cuda.matmul.allow_tf32 = False
+        self.model = getattr(torchvision.models, net)().eval().to(device)
+        self.rows = []
+        self.net = net
+
+    def one(self, x):
+        start = time.perf_counter()
+        with torch.no_grad():
+            self.model(x.to(self.device)).cpu()
+        return time.perf_counter() - start
+
+    def record(self, batch, mode, gap_ms, seconds):
+        self.rows.append({"name": f"pass_after_idle {self.net} b{batch} | threads=1 | {mode} g{gap_ms:g} "
+                                  f"cpu{current_cpu()}",
+                          "run_type": "iteration", "threads": 1, "iterations": 1,
+                          "real_time": seconds * 1e6, "time_unit": "us"})
+
+    def paused(self, x, mode, gap_ms, passes):
+        for _ in range(passes):
+            pause(gap_ms * 1e-3, mode == "spin")
+            self.record(x.shape[0], mode, gap_ms, self.one(x))
+
+    def woken(self, x, gap_ms, passes):
+        go, done = threading.Event(), threading.Event()
+
+        def handler():
+            for _ in range(passes):
+                go.wait()
+                go.clear()
+                self.record(x.shape[0], "wake", gap_ms, self.one(x))
+                done.set()
+
+        t = threading.Thread(target=handler)
+        t.start()
+        for _ in range(passes):
+            pause(gap_ms * 1e-3, False)
+            go.set()
+            done.wait()
+            done.clear()
+        t.join()
+
+    def beside(self, x, work, passes):
+        stop = threading.Event()
+        body = bytes(32 * 3 * 224 * 224 * 4)
+
+        def other():
+            while not stop.is_set():
+                if work == "copy":
+                    bytearray(body)
+                else:
+                    sum(i * i for i in range(200))
+
+        t = threading.Thread(target=other)
+        t.start()
+        for _ in range(passes):
+            self.record(x.shape[0], "beside-" + work, 0, self.one(x))
+        stop.set()
+        t.join()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--net", default="resnet50")
+    ap.add_argument("--batches", default="1,8,32")
+    ap.add_argument("--gaps-ms", default="0,0.2,0.5,1,2,5,20")
+    ap.add_argument("--passes", type=int, default=60, help="passes per mode and gap at batch 1 (a quarter of the batch fewer above 4)")
+    ap.add_argument("--pin-passes", type=int, default=30)
+    ap.add_argument("--beside-passes", type=int, default=10, help="a pass beside Python work can take 100x longer")
+    ap.add_argument("--modes", default="sleep,spin,wake,pin,beside")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    torch.set_num_threads(1)
+    runner = Runner(a.net, a.device)
+    context = benchmark_file.machine_context(__file__, framework="pytorch", torch_version=torch.__version__,
+                                             device=a.device, net=a.net)
+    gaps = [float(g) for g in a.gaps_ms.split(",")]
+    modes = a.modes.split(",")
+    for batch in (int(b) for b in a.batches.split(",")):
+        x = torch.randn(batch, 3, 224, 224)
+        passes = max(1, a.passes // max(1, batch // 4))
+        for _ in range(10):
+            runner.one(x)
+        for gap in gaps:
+            for mode in ("sleep", "spin"):
+                if mode in modes:
+                    runner.paused(x, mode, gap, passes)
+            if "wake" in modes:
+                runner.woken(x, gap, passes)
+        if "pin" in modes:
+            allowed = sorted(os.sched_getaffinity(0))
+            for cpu in allowed:
+                os.sched_setaffinity(0, {cpu})
+                for gap in (0, 1):
+                    runner.paused(x, "pinned", gap, a.pin_passes)
+            os.sched_setaffinity(0, set(allowed))
+        if "beside" in modes:
+            for work in ("python", "copy"):
+                runner.beside(x, work, a.beside_passes)
+        benchmark_file.write(a.out, context, runner.rows)  # each batch's rows kept as they come
+        print(f"pass_after_idle: batch {batch} done, {len(runner.rows)} rows", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
