@@ -18,6 +18,10 @@ logits copied back, as serving_cpu.py's handler runs it):
   beside  back-to-back passes while another thread runs Python ("beside-python": small
           pure-Python work; "beside-copy": bytearray copies of one request's bytes at
           batch 32)
+  stacks  back-to-back passes while this process's HTTP and then gRPC server
+          (kernels/net/serving_stack.py) answers a client process's requests of the
+          batch's bytes, one a pass ("beside-http", "beside-grpc"; stderr says about
+          how many requests a pass saw)
 Rows: "pass_after_idle NET bB | threads=1 | MODE gGAP cpuC" (C: the CPU the pass ended on),
 real_time the pass's microseconds; the file is rewritten after each batch, so a run cut
 short keeps the batches it finished.  On a lent H100's host (2026-11-26 18:54 UTC) the
@@ -26,6 +30,7 @@ Python work 1.5 s (calibration/README.md).
 """
 import argparse
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -34,6 +39,28 @@ import torch
 import torchvision
 
 import benchmark_file
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "net"))
+import serving_stack  # noqa: E402
+
+# A client process: one connection, a request of BYTES bytes every PERIOD seconds (or
+# as soon as the last is answered, if later), until its stdin closes; it prints how many
+# it sent.
+CLIENT = """
+import sys, threading, time
+sys.path.insert(0, sys.argv[1])
+import serving_stack
+client = serving_stack.Client(sys.argv[2], "127.0.0.1", int(sys.argv[3]))
+body, period, sent, done = bytes(int(sys.argv[4])), float(sys.argv[5]), 0, threading.Event()
+threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+due = time.perf_counter()
+while not done.is_set():
+    client.call(body)
+    sent += 1
+    due += period
+    time.sleep(max(0.0, due - time.perf_counter()))
+print(sent)
+"""
 
 
 def current_cpu():
@@ -117,6 +144,37 @@ class Runner:
         stop.set()
         t.join()
 
+    def beside_stack(self, x, protocol, passes):
+        """Back-to-back passes while this process serves a client process's requests of the
+        batch's bytes over `protocol`, one a pass (the period of five passes timed alone
+        just before: a server kept busy by its clients sees about one request arrive and
+        one answer leave a pass), each handled as serving_cpu.py's handler does short of
+        the model (the bytes copied into a tensor; the answer the logits' size); returns the
+        requests served per pass."""
+        batch = x.shape[0]
+        period = sorted(self.one(x) for _ in range(5))[2]
+
+        def handler(body):
+            torch.frombuffer(bytearray(body), dtype=torch.float32)
+            return bytes(4 * 1000 * batch)
+
+        port, stop = serving_stack.serve(protocol, "127.0.0.1", 0, handler)
+        client = subprocess.Popen([sys.executable, "-c", CLIENT, os.path.dirname(serving_stack.__file__), protocol,
+                                   str(port), str(x.numel() * 4), str(period)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  text=True)
+        try:
+            time.sleep(0.5)  # connected, its first requests served
+            start = time.perf_counter()
+            for _ in range(passes):
+                self.record(batch, "beside-" + protocol, 0, self.one(x))
+            elapsed = time.perf_counter() - start
+            sent, _ = client.communicate("", timeout=60)
+        finally:
+            client.kill()
+            stop()
+        return int(sent) * elapsed / (elapsed + 0.5) / passes
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -127,7 +185,7 @@ def main():
     ap.add_argument("--passes", type=int, default=60, help="passes per mode and gap at batch 1 (a quarter of the batch fewer above 4)")
     ap.add_argument("--pin-passes", type=int, default=30)
     ap.add_argument("--beside-passes", type=int, default=10, help="a pass beside Python work can take 100x longer")
-    ap.add_argument("--modes", default="sleep,spin,wake,pin,beside", help="which modes, comma-separated")
+    ap.add_argument("--modes", default="sleep,spin,wake,pin,beside,stacks", help="which modes, comma-separated")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     torch.set_num_threads(1)
@@ -157,6 +215,11 @@ def main():
         if "beside" in modes:
             for work in ("python", "copy"):
                 runner.beside(x, work, a.beside_passes)
+        if "stacks" in modes:
+            for protocol in serving_stack.PROTOCOLS:
+                per_pass = runner.beside_stack(x, protocol, passes)
+                print(f"pass_after_idle: batch {batch} beside {protocol}, about {per_pass:.2f} requests a pass",
+                      file=sys.stderr, flush=True)
         benchmark_file.write(a.out, context, runner.rows)  # each batch's rows kept as they come
         print(f"pass_after_idle: batch {batch} done, {len(runner.rows)} rows", file=sys.stderr, flush=True)
     return 0
