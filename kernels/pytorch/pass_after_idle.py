@@ -184,7 +184,8 @@ def main():
     ap.add_argument("--gaps-ms", default="0,0.2,0.5,1,2,5,20")
     ap.add_argument("--passes", type=int, default=60, help="passes per mode and gap at batch 1 (a quarter of the batch fewer above 4)")
     ap.add_argument("--pin-passes", type=int, default=30)
-    ap.add_argument("--beside-passes", type=int, default=10, help="a pass beside Python work can take 100x longer")
+    ap.add_argument("--beside-passes", type=int, default=3,
+                    help="passes beside Python work, each 1.5 s on an H100 host (400 times one alone)")
     ap.add_argument("--modes", default="sleep,spin,wake,pin,beside,stacks", help="which modes, comma-separated")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
