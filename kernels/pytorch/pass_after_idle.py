@@ -21,7 +21,8 @@ logits copied back, as serving_cpu.py's handler runs it):
   stacks  back-to-back passes while this process's HTTP and then gRPC server
           (kernels/net/serving_stack.py) answers a client process's requests of the
           batch's bytes, one a pass ("beside-http", "beside-grpc"; stderr says about
-          how many requests a pass saw)
+          how many requests a pass saw), and first while it sends none after its first
+          ("beside-http-idle", "beside-grpc-idle": the server's threads there, idle)
 Rows: "pass_after_idle NET bB | threads=1 | MODE gGAP cpuC" (C: the CPU the pass ended on),
 real_time the pass's microseconds; the file is rewritten after each batch, so a run cut
 short keeps the batches it finished.  On a lent H100's host (2026-11-26 18:54 UTC) the
@@ -58,7 +59,7 @@ while not done.is_set():
     client.call(body)
     sent += 1
     due += period
-    time.sleep(max(0.0, due - time.perf_counter()))
+    done.wait(max(0.0, due - time.perf_counter()))
 print(sent)
 """
 
@@ -144,15 +145,17 @@ class Runner:
         stop.set()
         t.join()
 
-    def beside_stack(self, x, protocol, passes):
+    def beside_stack(self, x, protocol, passes, idle):
         """Back-to-back passes while this process serves a client process's requests of the
         batch's bytes over `protocol`, one a pass (the period of five passes timed alone
         just before: a server kept busy by its clients sees about one request arrive and
         one answer leave a pass), each handled as serving_cpu.py's handler does short of
-        the model (the bytes copied into a tensor; the answer the logits' size); returns the
-        requests served per pass."""
+        the model (the bytes copied into a tensor; the answer the logits' size); `idle`:
+        the client sends one request and then none (the server's threads there, idle);
+        returns the requests served per pass."""
         batch = x.shape[0]
-        period = sorted(self.one(x) for _ in range(5))[2]
+        period = 1e6 if idle else sorted(self.one(x) for _ in range(5))[2]
+        mode = f"beside-{protocol}" + ("-idle" if idle else "")
 
         def handler(body):
             torch.frombuffer(bytearray(body), dtype=torch.float32)
@@ -160,14 +163,13 @@ class Runner:
 
         port, stop = serving_stack.serve(protocol, "127.0.0.1", 0, handler)
         client = subprocess.Popen([sys.executable, "-c", CLIENT, os.path.dirname(serving_stack.__file__), protocol,
-                                   str(port), str(x.numel() * 4), str(period)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE,
-                                  text=True)
+                                   str(port), str(x.numel() * 4), str(period)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             time.sleep(0.5)  # connected, its first requests served
             start = time.perf_counter()
             for _ in range(passes):
-                self.record(batch, "beside-" + protocol, 0, self.one(x))
+                self.record(batch, mode, 0, self.one(x))
             elapsed = time.perf_counter() - start
             sent, _ = client.communicate("", timeout=60)
         finally:
@@ -218,7 +220,8 @@ def main():
                 runner.beside(x, work, a.beside_passes)
         if "stacks" in modes:
             for protocol in serving_stack.PROTOCOLS:
-                per_pass = runner.beside_stack(x, protocol, passes)
+                runner.beside_stack(x, protocol, passes, idle=True)
+                per_pass = runner.beside_stack(x, protocol, passes, idle=False)
                 print(f"pass_after_idle: batch {batch} beside {protocol}, about {per_pass:.2f} requests a pass",
                       file=sys.stderr, flush=True)
         benchmark_file.write(a.out, context, runner.rows)  # each batch's rows kept as they come

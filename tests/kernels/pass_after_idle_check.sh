@@ -21,7 +21,7 @@ for r in rows:
     modes[m[1]] = modes.get(m[1], 0) + 1
 cpus = len(os.sched_getaffinity(0))
 expected = {"sleep": 2, "spin": 2, "wake": 2, "pinned": 2 * cpus, "beside-python": 1, "beside-copy": 1,
-            "beside-http": 2, "beside-grpc": 2}
+            "beside-http": 2, "beside-grpc": 2, "beside-http-idle": 2, "beside-grpc-idle": 2}
 assert modes == expected, (modes, expected)
 print(f"pass_after_idle.py: {len(rows)} passes, modes {sorted(modes)}")
 PY
