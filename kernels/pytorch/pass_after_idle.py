@@ -21,7 +21,7 @@ logits copied back, as serving_cpu.py's handler runs it):
   stacks  back-to-back passes while this process's HTTP and then gRPC server
           (kernels/net/serving_stack.py) answers a client process's requests of the
           batch's bytes, one a pass ("beside-http", "beside-grpc"; stderr says about
-          how many requests a pass saw), and first while it sends none after its first
+          how many requests it answered a pass), and first while it sends none after its first
           ("beside-http-idle", "beside-grpc-idle": the server's threads there, idle)
 Rows: "pass_after_idle NET bB | threads=1 | MODE gGAP cpuC" (C: the CPU the pass ended on),
 real_time the pass's microseconds; the file is rewritten after each batch, so a run cut
@@ -45,22 +45,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import serving_stack  # noqa: E402
 
 # A client process: one connection, a request of BYTES bytes every PERIOD seconds (or
-# as soon as the last is answered, if later), until its stdin closes; it prints how many
-# it sent.
+# as soon as the last is answered, if later), until its stdin closes.
 CLIENT = """
 import sys, threading, time
 sys.path.insert(0, sys.argv[1])
 import serving_stack
 client = serving_stack.Client(sys.argv[2], "127.0.0.1", int(sys.argv[3]))
-body, period, sent, done = bytes(int(sys.argv[4])), float(sys.argv[5]), 0, threading.Event()
+body, period, done = bytes(int(sys.argv[4])), float(sys.argv[5]), threading.Event()
 threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
 due = time.perf_counter()
 while not done.is_set():
     client.call(body)
-    sent += 1
     due += period
     done.wait(max(0.0, due - time.perf_counter()))
-print(sent)
 """
 
 
@@ -157,8 +154,11 @@ class Runner:
         period = 1e6 if idle else sorted(self.one(x) for _ in range(5))[2]
         mode = f"beside-{protocol}" + ("-idle" if idle else "")
 
+        answered = []
+
         def handler(body):
             torch.frombuffer(bytearray(body), dtype=torch.float32)
+            answered.append(1)
             return bytes(4 * 1000 * batch)
 
         port, stop = serving_stack.serve(protocol, "127.0.0.1", 0, handler)
@@ -167,15 +167,15 @@ class Runner:
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             time.sleep(0.5)  # connected, its first requests served
-            start = time.perf_counter()
+            before = len(answered)
             for _ in range(passes):
                 self.record(batch, mode, 0, self.one(x))
-            elapsed = time.perf_counter() - start
-            sent, _ = client.communicate("", timeout=60)
+            during = len(answered) - before
+            client.communicate("", timeout=60)
         finally:
             client.kill()
             stop()
-        return int(sent) * elapsed / (elapsed + 0.5) / passes
+        return during / passes
 
 
 def main():
@@ -222,7 +222,7 @@ def main():
             for protocol in serving_stack.PROTOCOLS:
                 runner.beside_stack(x, protocol, passes, idle=True)
                 per_pass = runner.beside_stack(x, protocol, passes, idle=False)
-                print(f"pass_after_idle: batch {batch} beside {protocol}, about {per_pass:.2f} requests a pass",
+                print(f"pass_after_idle: batch {batch} beside {protocol}, {per_pass:.2f} requests answered a pass",
                       file=sys.stderr, flush=True)
         benchmark_file.write(a.out, context, runner.rows)  # each batch's rows kept as they come
         print(f"pass_after_idle: batch {batch} done, {len(runner.rows)} rows", file=sys.stderr, flush=True)
