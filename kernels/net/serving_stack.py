@@ -31,6 +31,12 @@ def thread_faults():
     return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
 
 
+def current_cpu():
+    """The CPU the calling thread last ran on (Linux: /proc/thread-self/stat's field 39)."""
+    with open("/proc/thread-self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[36])
+
+
 def serve(protocol, host, port, handler, workers=8, record=lambda phase, seconds, faults=None: None):
     if protocol == "http":
         return _serve_http(host, port, handler, record)

@@ -61,11 +61,6 @@ while not done.is_set():
 """
 
 
-def current_cpu():
-    with open("/proc/thread-self/stat") as f:
-        return int(f.read().rsplit(")", 1)[1].split()[36])
-
-
 def pause(seconds, spin):
     if seconds <= 0:
         return
@@ -96,7 +91,7 @@ class Runner:
 
     def record(self, batch, mode, gap_ms, seconds):
         self.rows.append({"name": f"pass_after_idle {self.net} b{batch} | threads=1 | {mode} g{gap_ms:g} "
-                                  f"cpu{current_cpu()}",
+                                  f"cpu{serving_stack.current_cpu()}",
                           "run_type": "iteration", "threads": 1, "iterations": 1,
                           "real_time": seconds * 1e6, "time_unit": "us"})
 

@@ -77,7 +77,9 @@ def infer(model, lock, device, record=lambda phase, seconds, faults=None: None):
     pages that copy faulted), the wait for the model's lock ("lock_wait"), and the copy in,
     forward pass and copy back under it ("locked", with the pages its thread faulted: on
     the 2-vCPU Zen 3 VM a served ResNet-18 pass at batch 8 faulted 3,100-6,300 pages where
-    in process it faulted none, 2026-11-26)."""
+    in process it faulted none, 2026-11-26; and the CPU it ended on and its thread: on a
+    lent H100's host one pass at batch 1 took 3.6 ms pinned to nine of 16 vCPUs and
+    4.6-6.1 on the other seven, 2026-11-27)."""
     import torch
 
     def handler(body):
@@ -94,32 +96,37 @@ def infer(model, lock, device, record=lambda phase, seconds, faults=None: None):
         done = time.perf_counter()
         record("copy", copied - start, faults)
         record("lock_wait", entered - copied)
-        record("locked", done - entered, pass_faults)
+        record("locked", done - entered, pass_faults,
+               where=(serving_stack.current_cpu(), threading.get_native_id()))
         return answer
     return handler
 
 
 class Phases:
-    """Seconds per phase of each request a process served, in the order they ended, and for
-    the phases that count them the minor page faults of the thread that ran them."""
+    """Seconds per phase of each request a process served, in the order they ended; for
+    the phases that count them the minor page faults of the thread that ran them, and for
+    those that say so where they ran: [the CPU the phase ended on, its thread's id]."""
 
     def __init__(self):
-        self.recorded = {"seconds": {}, "faults": {}}
+        self.recorded = {"seconds": {}, "faults": {}, "where": {}}
         self.lock = threading.Lock()
 
-    def record(self, phase, seconds, faults=None):
+    def record(self, phase, seconds, faults=None, where=None):
         with self.lock:
             self.recorded["seconds"].setdefault(phase, []).append(seconds)
             if faults is not None:
                 self.recorded["faults"].setdefault(phase, []).append(faults)
+            if where is not None:
+                self.recorded["where"].setdefault(phase, []).append(list(where))
 
 
 def timed_phases(recorded, warmups):
-    """Milliseconds per phase and page faults per counted phase, the first `warmups`
-    requests' (the warm-ups') left out."""
+    """Milliseconds per phase, page faults per counted phase and where the phases that say
+    so ran, the first `warmups` requests' (the warm-ups') left out."""
     return {"ms": {phase: [round(1e3 * t, 3) for t in times[warmups:]]
                    for phase, times in recorded["seconds"].items()},
-            "faults": {phase: counts[warmups:] for phase, counts in recorded["faults"].items()}}
+            "faults": {phase: counts[warmups:] for phase, counts in recorded["faults"].items()},
+            "where": {phase: places[warmups:] for phase, places in recorded.get("where", {}).items()}}
 
 
 def serve_main(args):
@@ -294,7 +301,7 @@ def in_process_main(args):
 def keep_latencies(path, row, latencies, phases, host):
     """Appends one configuration's request latencies (ms, in the order they finished), the
     server's phases (ms per request, in the order each phase ended), the page faults of
-    those that count them and the host's state (`host`: the share of the machine's CPU time
+    those that count them, where the passes ran ([CPU, thread] each) and the host's state (`host`: the share of the machine's CPU time
     stolen over the timed requests, the pace probe before and after them) to a JSON-lines
     file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
@@ -302,7 +309,8 @@ def keep_latencies(path, row, latencies, phases, host):
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
         f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies],
-                            "phases_ms": phases["ms"], "page_faults": phases["faults"], "host": host}) + "\n")
+                            "phases_ms": phases["ms"], "page_faults": phases["faults"],
+                            "phases_where": phases["where"], "host": host}) + "\n")
 
 
 def percentile(values, q):

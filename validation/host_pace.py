@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""A GPU host's pace on the day, as dlsim's system.launch_overhead: the median of the
+forward passes kernels/pytorch/pass_after_idle.py timed pinned to each of the host's CPUs
+in turn ("pinned" rows) at one batch, divided by the pass's kernel launches (dlsim's
+provenance.kernels for that network and batch: ResNet-50 at batch 1 launches 176).  At
+batch 1 a PyTorch pass on an H100 is bound by its host's launches (its kernels take 2 ms
+of a 3.4-6.8 ms pass), so the pass's time per launch is the host's time per kernel; the
+median over CPUs is the pace a served run meets on a CPU it did not choose (a server's
+thread stays on one CPU through a run, a different one each run:
+validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
+
+    validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us]
+
+Prints the passes' spread and the time per kernel; --check exits 1 unless the time per
+kernel, rounded to 0.1 us, is the one given (what a validation case states).
+"""
+import argparse
+import json
+import lzma
+import re
+import statistics
+import sys
+
+PINNED = re.compile(r" b(\d+) \| threads=\d+ \| pinned g[^ ]+ cpu(\d+)$")
+
+
+def pinned_passes(path, batch):
+    """{cpu: [ms, ...]} of the pinned passes at `batch` in a pass_after_idle.py file."""
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
+        rows = json.load(f)["benchmarks"]
+    passes = {}
+    for row in rows:
+        match = PINNED.search(row["name"])
+        if match and int(match.group(1)) == batch:
+            passes.setdefault(int(match.group(2)), []).append(row["real_time"] / 1e3)
+    return passes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("raw", help="kernels/pytorch/pass_after_idle.py's output (JSON, or xz-compressed)")
+    ap.add_argument("--kernels", type=int, required=True, help="the pass's kernel launches (dlsim's provenance.kernels)")
+    ap.add_argument("--batch", type=int, default=1)
+    ap.add_argument("--check", help="the time per kernel a case states, e.g. 25.1us")
+    a = ap.parse_args()
+    passes = pinned_passes(a.raw, a.batch)
+    if not passes:
+        sys.exit(f"{a.raw}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
+    every = sorted(t for times in passes.values() for t in times)
+    per_cpu = sorted(statistics.median(times) for times in passes.values())
+    median = statistics.median(every)
+    per_kernel_us = round(1e3 * median / a.kernels, 1)
+    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs: median {median:.2f} ms "
+          f"(per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel of {a.kernels}: {per_kernel_us}us")
+    if a.check is not None and f"{per_kernel_us}us" != a.check:
+        sys.exit(f"{a.raw}: the time per kernel is {per_kernel_us}us, not {a.check}")
+
+
+if __name__ == "__main__":
+    main()
