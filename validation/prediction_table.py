@@ -118,6 +118,13 @@ GOALS = [
     ("the same H100 seven minutes later (issue 6)", ("gpu-serve/in-process/h100-1648/", "gpu-serve/local/h100-1648/")),
     ("another H100 machine two hours later, blind, its host's stacks timed 45-70% slower (issue 6)",
      ("gpu-serve/in-process/h100-1856/", "gpu-serve/local/h100-1856/")),
+    ("a third H100 machine the next day, blind (issue 6)",
+     ("gpu-serve/in-process/h100-0027/", "gpu-serve/local/h100-0027/")),
+    ("a fourth ten minutes later, batch 1, blind (issue 6)",
+     ("gpu-serve/in-process/h100-0036/", "gpu-serve/local/h100-0036/")),
+    ("the last three H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
+     "lease and their stacks timed there (issue 6)",
+     ("gpu-serve/local/h100-1856-day/", "gpu-serve/local/h100-0027-day/", "gpu-serve/local/h100-0036-day/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
