@@ -6,7 +6,8 @@
 #      and its pages written warm and fresh (torch_op_bench.py's first_touch, one thread):
 #      the catalog's write_bandwidth for the host's CPU, and what a fresh page costs there
 #      and, within PASS_IDLE_S seconds (0, the default, skips it), ResNet-50's pass after
-#      idling, woken, pinned to each vCPU and beside other Python work
+#      idling, woken, pinned to each vCPU, taken in turns by four threads and beside other
+#      Python work and each serving stack
 #      (kernels/pytorch/pass_after_idle.py, a diagnostic of the host's pace)
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
 #      process and behind HTTP and gRPC on loopback, sync and async, with each number of

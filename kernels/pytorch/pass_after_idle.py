@@ -15,6 +15,8 @@ logits copied back, as serving_cpu.py's handler runs it):
           runs the next one (a handler thread woken by its socket)
   pin     as sleep with GAP 0 and 1, the thread pinned to each CPU the process may use in
           turn (--pin-passes passes each; rows "pinned")
+  turns   four threads run the passes in turn with nothing else to do ("turns-4"; a
+          served pass among four clients runs on another thread than the last one's)
   beside  back-to-back passes while another thread runs Python ("beside-python": small
           pure-Python work; "beside-copy": bytearray copies of one request's bytes at
           batch 32)
@@ -119,6 +121,34 @@ class Runner:
             done.clear()
         t.join()
 
+    def turns(self, x, threads, passes):
+        """`threads` threads run the passes in turn, one after another with nothing else
+        to do (a served pass among four clients runs on a thread other than the last
+        one's every time: validation/data/serving_gpu_h100_0036_latencies.jsonl)."""
+        turn = threading.Condition()
+        state = {"next": 0, "left": passes}
+        warm = threading.Barrier(threads)
+
+        def taker(k):
+            self.one(x)  # the thread's own cuDNN and cuBLAS handles (or OpenMP team), untimed
+            warm.wait()
+            while True:
+                with turn:
+                    turn.wait_for(lambda: state["left"] == 0 or state["next"] == k)
+                    if state["left"] == 0:
+                        return
+                self.record(x.shape[0], f"turns-{threads}", 0, self.one(x))
+                with turn:
+                    state["left"] -= 1
+                    state["next"] = (k + 1) % threads
+                    turn.notify_all()
+
+        takers = [threading.Thread(target=taker, args=(k,)) for k in range(threads)]
+        for t in takers:
+            t.start()
+        for t in takers:
+            t.join()
+
     def beside(self, x, work, passes):
         stop = threading.Event()
         body = bytes(32 * 3 * 224 * 224 * 4)
@@ -183,7 +213,7 @@ def main():
     ap.add_argument("--pin-passes", type=int, default=30)
     ap.add_argument("--beside-passes", type=int, default=3,
                     help="passes beside Python work, each 1.5 s on an H100 host (400 times one alone)")
-    ap.add_argument("--modes", default="sleep,spin,wake,pin,beside,stacks", help="which modes, comma-separated")
+    ap.add_argument("--modes", default="sleep,spin,wake,pin,turns,beside,stacks", help="which modes, comma-separated")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     torch.set_num_threads(1)
@@ -210,6 +240,8 @@ def main():
                 for gap in (0, 1):
                     runner.paused(x, "pinned", gap, a.pin_passes)
             os.sched_setaffinity(0, set(allowed))
+        if "turns" in modes:
+            runner.turns(x, 4, passes)
         if "beside" in modes:
             for work in ("python", "copy"):
                 runner.beside(x, work, a.beside_passes)
