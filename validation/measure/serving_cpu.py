@@ -71,7 +71,7 @@ def load_model(name, threads, device):
     return getattr(torchvision.models, name)().eval().to(device)
 
 
-def infer(model, lock, device, record=lambda phase, seconds, faults=None: None):
+def infer(model, lock, device, record=lambda phase, seconds, faults=None, where=None: None):
     """The model's request handler: bytes in, logits' bytes out.  record(phase, seconds,
     faults) hears each request's phases: its bytes copied into a tensor ("copy", with the
     pages that copy faulted), the wait for the model's lock ("lock_wait"), and the copy in,
@@ -126,7 +126,7 @@ def timed_phases(recorded, warmups):
     return {"ms": {phase: [round(1e3 * t, 3) for t in times[warmups:]]
                    for phase, times in recorded["seconds"].items()},
             "faults": {phase: counts[warmups:] for phase, counts in recorded["faults"].items()},
-            "where": {phase: places[warmups:] for phase, places in recorded.get("where", {}).items()}}
+            "where": {phase: places[warmups:] for phase, places in recorded["where"].items()}}
 
 
 def serve_main(args):
