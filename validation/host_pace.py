@@ -9,10 +9,12 @@ median over CPUs is the pace a served run meets on a CPU it did not choose (a se
 thread stays on one CPU through a run, a different one each run:
 validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
 
-    validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us]
+    validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us 19.9us 31.1us]
 
-Prints the passes' spread and the time per kernel; --check exits 1 unless the time per
-kernel, rounded to 0.1 us, is the one given (what a validation case states).
+Prints the passes' spread and the time per kernel at their median and at their P10 and
+P90 (system.launch_overhead, launch_overhead_p10, launch_overhead_p90: the prediction's
+band); --check exits 1 unless the three, rounded to 0.1 us, are the ones given (what a
+validation case states).
 """
 import argparse
 import json
@@ -41,19 +43,21 @@ def main():
     ap.add_argument("raw", help="kernels/pytorch/pass_after_idle.py's output (JSON, or xz-compressed)")
     ap.add_argument("--kernels", type=int, required=True, help="the pass's kernel launches (dlsim's provenance.kernels)")
     ap.add_argument("--batch", type=int, default=1)
-    ap.add_argument("--check", help="the time per kernel a case states, e.g. 25.1us")
+    ap.add_argument("--check", nargs=3, metavar=("MEDIAN", "P10", "P90"),
+                    help="the times per kernel a case states, e.g. 25.1us 19.9us 31.1us")
     a = ap.parse_args()
     passes = pinned_passes(a.raw, a.batch)
     if not passes:
         sys.exit(f"{a.raw}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
     every = sorted(t for times in passes.values() for t in times)
     per_cpu = sorted(statistics.median(times) for times in passes.values())
-    median = statistics.median(every)
-    per_kernel_us = round(1e3 * median / a.kernels, 1)
-    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs: median {median:.2f} ms "
-          f"(per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel of {a.kernels}: {per_kernel_us}us")
-    if a.check is not None and f"{per_kernel_us}us" != a.check:
-        sys.exit(f"{a.raw}: the time per kernel is {per_kernel_us}us, not {a.check}")
+    tenths = statistics.quantiles(every, n=10)
+    pace = [f"{round(1e3 * ms / a.kernels, 1)}us" for ms in (statistics.median(every), tenths[0], tenths[-1])]
+    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs: median {statistics.median(every):.2f} "
+          f"ms, P10 {tenths[0]:.2f}, P90 {tenths[-1]:.2f} (per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel "
+          f"of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
+    if a.check is not None and pace != a.check:
+        sys.exit(f"{a.raw}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
 
 
 if __name__ == "__main__":

@@ -438,7 +438,8 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
                           catalog.find_pcie_link(gpu.host_link)->typical_Bps);
     p.framework += ", input copied in from pageable host memory and the answer back";
   }
-  perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s});
+  perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s,
+                                  spec.system.launch_overhead_p10_s, spec.system.launch_overhead_p90_s});
   p.totals = p.plan.totals();
   return p;
 }

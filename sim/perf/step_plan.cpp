@@ -207,9 +207,9 @@ StepTotals StepPlan::totals() const {
     t.launch_wait_s += c.launch_wait_s;
     t.cpu_seconds += c.cpu_s;
   }
-  // The band is the kernels'; the host's waits are taken as they are.
-  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds) + t.launch_wait_s;
-  t.p90_seconds = t.seconds + kZ90 * sigma + t.launch_wait_s;
+  // The band is the kernels' and the host's waits at its fast and slow pace.
+  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds) + launch_wait_p10_s;
+  t.p90_seconds = t.seconds + kZ90 * sigma + launch_wait_p90_s;
   t.seconds += t.launch_wait_s;
   return t;
 }

@@ -43,6 +43,11 @@ struct StepTotals {
 
 struct StepPlan {
   std::vector<KernelCall> calls;
+  // The calls' launch waits summed at the host's fast and slow tenth (launch.hpp): the
+  // band's share of the host; pipeline_launches sets them, and a plan no host launches
+  // (a CPU's) waits for none.
+  double launch_wait_p10_s = 0;
+  double launch_wait_p90_s = 0;
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };

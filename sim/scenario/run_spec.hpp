@@ -32,6 +32,11 @@ struct SystemSpec {
   // (perf/launch.hpp); the GPU timings hold neither.
   double step_overhead_s = 0;
   double launch_overhead_s = 0;
+  // The host's time per kernel at its fast and slow tenth (a shared host's vCPUs differ:
+  // validation/host_pace.py); the prediction's band carries them.  Equal to
+  // launch_overhead_s unless given.
+  double launch_overhead_p10_s = 0;
+  double launch_overhead_p90_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
   // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,
   // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,

@@ -106,6 +106,27 @@ WorkloadSpec read_workload(TableReader& r, const fs::path& base) {
   return w;
 }
 
+// The host's time per kernel at its fast and slow tenth around system.launch_overhead.
+void read_launch_band(TableReader& r, SystemSpec& s) {
+  const auto p10 = r.quantity("launch_overhead_p10", UnitKind::time);
+  const auto p90 = r.quantity("launch_overhead_p90", UnitKind::time);
+  s.launch_overhead_p10_s = p10.value_or(s.launch_overhead_s);
+  s.launch_overhead_p90_s = p90.value_or(s.launch_overhead_s);
+  if ((p10 || p90) && !r.has("launch_overhead")) {
+    r.problem(p10 ? "launch_overhead_p10" : "launch_overhead_p90", "", "a band around system.launch_overhead",
+              "give system.launch_overhead (the median) too");
+    return;
+  }
+  if (p10 && *p10 > s.launch_overhead_s)
+    r.problem("launch_overhead_p10", format_time(*p10),
+              fmt::format("at most system.launch_overhead ({}): the host's fast tenth", format_time(s.launch_overhead_s)),
+              "validation/host_pace.py prints the three from pinned passes");
+  if (p90 && *p90 < s.launch_overhead_s)
+    r.problem("launch_overhead_p90", format_time(*p90),
+              fmt::format("at least system.launch_overhead ({}): the host's slow tenth", format_time(s.launch_overhead_s)),
+              "validation/host_pace.py prints the three from pinned passes");
+}
+
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
   SystemSpec s;
   const hardware::Instance* instance = nullptr;
@@ -167,8 +188,9 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   s.allow_fallback = r.boolean("allow_fallback").value_or(false);
   s.step_overhead_s = r.quantity("step_overhead", UnitKind::time).value_or(0);
   s.launch_overhead_s = r.quantity("launch_overhead", UnitKind::time).value_or(0);
+  read_launch_band(r, s);
   if (s.device == "cpu")
-    for (const char* key : {"step_overhead", "launch_overhead"})
+    for (const char* key : {"step_overhead", "launch_overhead", "launch_overhead_p10", "launch_overhead_p90"})
       if (r.has(key))
         r.problem(key, "", "is a GPU host's cost; a CPU profile times kernels through the framework, so its "
                            "overhead is in the kernels' times",

@@ -38,6 +38,23 @@ TEST(PipelineLaunches, SmallKernelsRunAtTheHostsPace) {
   EXPECT_NEAR(plan.totals().seconds, 5e-6 + 3 * 2e-6 + 1e-6, 1e-15);
 }
 
+TEST(PipelineLaunches, TheHostsFastAndSlowTenthWidenTheBand) {
+  // 1 us kernels launched every 2 us (median), 1.5 us (fast tenth), 4 us (slow tenth):
+  // the waits sum to 2 + 1 + 1, 1.5 + 0.5 + 0.5 and 4 + 3 + 3 us.  The calls keep the
+  // median's.
+  auto plan = plan_of({1e-6, 1e-6, 1e-6});
+  pipeline_launches(plan, {0, 2e-6, 1.5e-6, 4e-6});
+  EXPECT_NEAR(plan.calls[1].launch_wait_s, 1e-6, 1e-15);
+  const auto totals = plan.totals();
+  EXPECT_NEAR(totals.seconds, 3e-6 + 4e-6, 1e-15);
+  EXPECT_NEAR(totals.p10_seconds, 3e-6 + 2.5e-6, 1e-15);  // measured kernels: no spread of their own
+  EXPECT_NEAR(totals.p90_seconds, 3e-6 + 10e-6, 1e-15);
+  // Without a band the host's waits are the same at both ends.
+  pipeline_launches(plan, {0, 2e-6});
+  EXPECT_NEAR(plan.totals().p10_seconds, 7e-6, 1e-15);
+  EXPECT_NEAR(plan.totals().p90_seconds, 7e-6, 1e-15);
+}
+
 TEST(PipelineLaunches, NoHostCostLeavesThePlanAsItWas) {
   auto plan = plan_of({3e-6, 4e-6});
   pipeline_launches(plan, {});

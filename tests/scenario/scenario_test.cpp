@@ -77,6 +77,22 @@ TEST(Scenario, QuantitiesNeedUnits) {
   EXPECT_NE(error_of(kTrain, {"system.network_bandwidth=25"}).find("a bare number has no unit"), std::string::npos);
 }
 
+TEST(Scenario, TheLaunchBandSurroundsTheMedian) {
+  const RunSpec spec = parse(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_p10=\"20us\"",
+                                      "system.launch_overhead_p90=\"31us\""});
+  EXPECT_DOUBLE_EQ(spec.system.launch_overhead_p10_s, 20e-6);
+  EXPECT_DOUBLE_EQ(spec.system.launch_overhead_p90_s, 31e-6);
+  const RunSpec plain = parse(kTrain, {"system.launch_overhead=\"25us\""});
+  EXPECT_DOUBLE_EQ(plain.system.launch_overhead_p10_s, 25e-6);
+  EXPECT_DOUBLE_EQ(plain.system.launch_overhead_p90_s, 25e-6);
+  std::string err = error_of(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_p10=\"30us\""});
+  EXPECT_NE(err.find("at most system.launch_overhead"), std::string::npos) << err;
+  err = error_of(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_p90=\"20us\""});
+  EXPECT_NE(err.find("at least system.launch_overhead"), std::string::npos) << err;
+  err = error_of(kTrain, {"system.launch_overhead_p90=\"40us\""});
+  EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
+}
+
 TEST(Scenario, ServingDefaultsAndRules) {
   const RunSpec spec = parse(R"(
 [workload]
