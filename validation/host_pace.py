@@ -10,6 +10,9 @@ thread stays on one CPU through a run, a different one each run:
 validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
 
     validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us 19.9us 31.1us]
+    validation/host_pace.py RAW.json[.xz] --dlsim build/sim/cli/dlsim --scenario S.toml --set K=V ...
+
+(the second counts the launches as dlsim prices the scenario's pass)
 
 Prints the passes' spread and the time per kernel at their median and at their P10 and
 P90 (system.launch_overhead, launch_overhead_p10, launch_overhead_p90: the prediction's
@@ -21,6 +24,7 @@ import json
 import lzma
 import re
 import statistics
+import subprocess
 import sys
 
 PINNED = re.compile(r" b(\d+) \| threads=\d+ \| pinned g[^ ]+ cpu(\d+)$")
@@ -38,14 +42,31 @@ def pinned_passes(path, batch):
     return passes
 
 
+def launches(dlsim, scenario, sets):
+    """The kernels dlsim launches for one pass of `scenario` (its provenance.kernels)."""
+    command = [dlsim, "run", scenario, "--format", "json"] + [arg for s in sets for arg in ("--set", s)]
+    run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{' '.join(command)}: exit {run.returncode} (its message above)")
+    return json.loads(run.stdout)["provenance"]["kernels"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("raw", help="kernels/pytorch/pass_after_idle.py's output (JSON, or xz-compressed)")
-    ap.add_argument("--kernels", type=int, required=True, help="the pass's kernel launches (dlsim's provenance.kernels)")
+    count = ap.add_mutually_exclusive_group(required=True)
+    count.add_argument("--kernels", type=int, help="the pass's kernel launches (dlsim's provenance.kernels)")
+    count.add_argument("--dlsim", help="count them by running this dlsim on --scenario")
+    ap.add_argument("--scenario", help="with --dlsim: the pass's scenario")
+    ap.add_argument("--set", action="append", default=[], help="with --dlsim: a scenario override, KEY=VALUE")
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--check", nargs=3, metavar=("MEDIAN", "P10", "P90"),
                     help="the times per kernel a case states, e.g. 25.1us 19.9us 31.1us")
     a = ap.parse_args()
+    if a.dlsim:
+        if not a.scenario:
+            ap.error("--dlsim needs --scenario")
+        a.kernels = launches(a.dlsim, a.scenario, a.set)
     passes = pinned_passes(a.raw, a.batch)
     if not passes:
         sys.exit(f"{a.raw}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
