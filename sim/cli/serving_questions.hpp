@@ -5,6 +5,8 @@
 //                               request's batch and the clients' concurrency
 //   --rate 2000 [--max-p99 ..]  how many GPUs serve that many images/s (Poisson arrivals),
 //                               the cheapest fleet first
+// Where the scenario gives its host's pace as a band (system.launch_overhead_p90), each is
+// answered again at the host's slow tenth ("at_the_hosts_slow_tenth" in JSON).
 #include <string>
 #include <vector>
 

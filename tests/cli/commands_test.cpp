@@ -420,6 +420,24 @@ TEST(Commands, RunSizesTheFleetForARequestRate) {
   EXPECT_GT(for_2000, for_1000);
 }
 
+// A host whose pace is a band: each question answered again at its slow tenth, which
+// buys no more under the same bound; a host without one gets one answer.
+TEST(Commands, RunAnswersAgainAtTheHostsSlowTenth) {
+  const std::string question = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/study_a/local_grpc.toml --max-p99 50ms --format json";
+  const auto [code, out] = run(question + " --set system.launch_overhead_p90=\"200us\"");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  ASSERT_TRUE(j.contains("at_the_hosts_slow_tenth"));
+  const auto& slow = j["at_the_hosts_slow_tenth"];
+  ASSERT_FALSE(slow["best"].is_null());
+  const double at_median = j["best"]["metrics"]["throughput_images_per_s"].get<double>();
+  const double at_slow = slow["best"]["metrics"]["throughput_images_per_s"].get<double>();
+  std::printf("most images/s under 50 ms: %.0f at 5 us a launch, %.0f at 200 us\n", at_median, at_slow);
+  EXPECT_LT(at_slow, at_median);
+  EXPECT_LE(slow["best"]["metrics"]["latency_ms.p99"].get<double>(), 50.0);
+  EXPECT_FALSE(nlohmann::json::parse(run(question).second).contains("at_the_hosts_slow_tenth"));
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);
