@@ -8,7 +8,9 @@
 #      and, within PASS_IDLE_S seconds (0, the default, skips it), ResNet-50's pass after
 #      idling, woken, pinned to each vCPU, taken in turns by four threads and beside other
 #      Python work and each serving stack
-#      (kernels/pytorch/pass_after_idle.py, a diagnostic of the host's pace)
+#      (kernels/pytorch/pass_after_idle.py, a diagnostic of the host's pace; its pinned
+#      passes, and those of a second map after the serving runs, are the host's time per
+#      launch on the day: validation/host_pace.py)
 #   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
 #      process and behind HTTP and gRPC on loopback, sync and async, with each number of
 #      clients in SERVING_CLIENTS, one and then four; every request's latency and the
@@ -81,6 +83,11 @@ if [ "$serving_s" -gt 0 ]; then
   done
   cat "$raw"/serving_gpu_c*.csv | awk 'NR == 1 || !/^source,/' > "$out/serving_gpu.csv"
   echo "serving done at $SECONDS s"
+  # The pass pinned to each vCPU again, after the serving runs (which vCPUs are slow
+  # changes within minutes: validation/host_pace.py takes the host's pace from either map).
+  [ "${PASS_IDLE_S:-0}" -gt 0 ] && timeout 40 python3 kernels/pytorch/pass_after_idle.py --device cuda \
+    --net resnet50 --batches 1 --modes pin --pin-passes 40 --out "$raw/protocols/pass_pinned_after.json" \
+    2>> "$out/serving_gpu.log"
 fi
 
 if [ "$ground_truth_s" -gt 0 ]; then
