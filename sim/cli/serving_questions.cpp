@@ -59,20 +59,19 @@ std::string answer(const std::string& scenario_path, const std::vector<std::stri
     p.space.push_back({"serving.concurrency", powers_of_two(1, 64)});
   }
   auto summary = search_plan(p, "");
+  std::string text = plan_text(summary);
   // A host whose pace the scenario gives as a band (system.launch_overhead_p90): the same
   // question again with every launch at its slow tenth, the answer to plan for.
   const double slow = spec.system.launch_overhead_p90_s;
-  if (!(slow > spec.system.launch_overhead_s)) return format == "json" ? summary.dump(2) + "\n" : plan_text(summary);
-  scenario::PlanSpec at_slow = p;
-  at_slow.sets.push_back(fmt::format("system.launch_overhead=\"{:.6g}us\"", slow * 1e6));
-  const auto slow_summary = search_plan(at_slow, "");
-  if (format == "json") {
+  if (slow > spec.system.launch_overhead_s) {
+    scenario::PlanSpec at_slow = p;
+    at_slow.sets.push_back(fmt::format("system.launch_overhead=\"{:.6g}us\"", slow * 1e6));
+    const auto slow_summary = search_plan(at_slow, "");
     summary["at_the_hosts_slow_tenth"] = slow_summary;
-    return summary.dump(2) + "\n";
+    text += fmt::format("at the host's slow tenth ({} a launch, system.launch_overhead_p90):\n", format_time(slow)) +
+            plan_text(slow_summary);
   }
-  return plan_text(summary) + fmt::format("at the host's slow tenth ({} a launch, system.launch_overhead_p90):\n",
-                                          format_time(slow)) +
-         plan_text(slow_summary);
+  return format == "json" ? summary.dump(2) + "\n" : text;
 }
 
 }  // namespace dlsim::cli
