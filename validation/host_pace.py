@@ -10,6 +10,7 @@ thread stays on one CPU through a run, a different one each run:
 validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
 
     validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us 19.9us 31.1us]
+                            [--check-spread 0.72,0.92,0.95,0.97,1,1.04,1.16,1.35,2.18]
     validation/host_pace.py RAW.json[.xz] --dlsim build/sim/cli/dlsim --scenario S.toml --set K=V ...
 
 (the second counts the launches as dlsim prices the scenario's pass)
@@ -18,6 +19,12 @@ Prints the passes' spread and the time per kernel at their median and at their P
 P90 (system.launch_overhead, launch_overhead_p10, launch_overhead_p90: the prediction's
 band); --check exits 1 unless the three, rounded to 0.1 us, are the ones given (what a
 validation case states).
+
+And the spread of a pass about its CPU's median (system.launch_spread): each pinned
+pass's time over the median of the passes pinned to its CPU, at P1, P5, P10, P25, P50,
+P75, P90, P95 and P99 (dlsim's perf::kSpreadPercentiles), rounded to 0.01.  A served run
+with one client keeps its thread on one CPU (phases_where), so its passes spread as one
+CPU's do; --check-spread exits 1 unless they are the ones given.
 """
 import argparse
 import json
@@ -27,6 +34,7 @@ import statistics
 import subprocess
 import sys
 
+SPREAD_PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)  # dlsim's perf::kSpreadPercentiles
 PINNED = re.compile(r" b(\d+) \| threads=\d+ \| pinned g[^ ]+ cpu(\d+)$")
 
 
@@ -40,6 +48,13 @@ def pinned_passes(path, batch):
         if match and int(match.group(1)) == batch:
             passes.setdefault(int(match.group(2)), []).append(row["real_time"] / 1e3)
     return passes
+
+
+def spread(passes):
+    """Each pass over its CPU's median, at SPREAD_PERCENTILES, as system.launch_spread writes them."""
+    ratios = [t / statistics.median(times) for times in passes.values() for t in times]
+    percentiles = statistics.quantiles(ratios, n=100)
+    return ",".join(f"{round(percentiles[p - 1], 2):g}" for p in SPREAD_PERCENTILES)
 
 
 def launches(dlsim, scenario, sets):
@@ -62,6 +77,7 @@ def main():
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--check", nargs=3, metavar=("MEDIAN", "P10", "P90"),
                     help="the times per kernel a case states, e.g. 25.1us 19.9us 31.1us")
+    ap.add_argument("--check-spread", metavar="R1,R5,...,R99", help="the spread a case states")
     a = ap.parse_args()
     if a.dlsim:
         if not a.scenario:
@@ -77,8 +93,13 @@ def main():
     print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs: median {statistics.median(every):.2f} "
           f"ms, P10 {tenths[0]:.2f}, P90 {tenths[-1]:.2f} (per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel "
           f"of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
+    within = spread(passes)
+    print(f"a pass over its CPU's median at P{', P'.join(map(str, SPREAD_PERCENTILES))}: "
+          f"system.launch_spread = [{within.replace(',', ', ')}]")
     if a.check is not None and pace != a.check:
         sys.exit(f"{a.raw}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
+    if a.check_spread is not None and within != a.check_spread:
+        sys.exit(f"{a.raw}: the spread is {within}, not {a.check_spread}")
 
 
 if __name__ == "__main__":

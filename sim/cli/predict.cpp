@@ -439,7 +439,8 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
     p.framework += ", input copied in from pageable host memory and the answer back";
   }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s,
-                                  spec.system.launch_overhead_p10_s, spec.system.launch_overhead_p90_s});
+                                  spec.system.launch_overhead_p10_s, spec.system.launch_overhead_p90_s,
+                                  spec.system.launch_spread});
   p.totals = p.plan.totals();
   return p;
 }
@@ -545,6 +546,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
+  if (!plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s = {plan.launch_wait_spread_s};
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
   served.threads = std::max(1, spec.system.threads);
   served.stalls = plan.stalls;
@@ -552,10 +554,11 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   for (int64_t k = 2; k * spec.workload.batch <= s.max_batch; ++k) {
     scenario::RunSpec combined = spec;
     combined.workload.batch = k * spec.workload.batch;
-    const perf::StepTotals totals = price(combined, model, catalog).totals;
-    served.forward_s.push_back(totals.seconds);
-    if (on_cpu) served.forward_cpu_s.push_back(totals.cpu_seconds);
-    served.launch_wait_s.push_back(totals.launch_wait_s);
+    const report::Prediction priced = price(combined, model, catalog);
+    served.forward_s.push_back(priced.totals.seconds);
+    if (on_cpu) served.forward_cpu_s.push_back(priced.totals.cpu_seconds);
+    served.launch_wait_s.push_back(priced.totals.launch_wait_s);
+    if (!priced.plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s.push_back(priced.plan.launch_wait_spread_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
   return infer::simulate_served(served);

@@ -5,6 +5,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "infer/cpu_teams.hpp"
+#include "infer/draws.hpp"
 #include "platform/engine.hpp"
 #include "platform/single_host.hpp"
 
@@ -33,13 +34,24 @@ InferenceResult simulate_in_process(const perf::StepPlan& forward, const InProce
   auto* queue = simgrid::s4u::Mailbox::by_name("model");
   InferenceResult result;
   result.requests = spec.concurrency * spec.requests_per_client;
-  for (const auto& call : forward.calls) result.forward_s += call.answer.seconds;
+  double launch_wait_s = 0;  // a pass's at the host's median pace
+  for (const auto& call : forward.calls) {
+    result.forward_s += call.answer.seconds;
+    launch_wait_s += call.launch_wait_s;
+  }
+  // Where the host's pace spreads from pass to pass, each pass's waits scaled to a draw.
+  std::mt19937_64 pace(spec.seed);
+  const auto pace_of_a_pass = [&] {
+    if (forward.launch_wait_spread_s.empty() || launch_wait_s <= 0) return 1.0;
+    return percentile_draw(pace, forward.launch_wait_spread_s) / launch_wait_s;
+  };
 
   simgrid::s4u::Actor::create("worker", host, [&] {
     for (int served = 0; served < result.requests; ++served) {
       auto* request = queue->get<Request>();
+      const double pace_scale = pace_of_a_pass();
       for (const auto& call : forward.calls) {
-        if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s);
+        if (call.launch_wait_s > 0) simgrid::s4u::this_actor::sleep_for(call.launch_wait_s * pace_scale);
         cores.run_team(device, call.answer.seconds, spec.threads);
       }
       request->reply->put(request, 0);

@@ -6,6 +6,7 @@
 // (`load_s`; before that, reads it from the host's disk when `files` says so), so on a GPU
 // loading and inference take turns.  Latency is measured per
 // request from the moment the client submits it, its loading left out.
+#include <cstdint>
 #include <vector>
 
 #include "infer/file_reads.hpp"
@@ -24,6 +25,7 @@ struct InProcessSpec {
   FileReads files{};    // read from the host's disk first, when not in the page cache
   perf::StallTrace stalls{};  // on the host's cores: the interruptions its team meets (stalls.hpp)
   double copy_s = 0;    // a Python application's copy of each request's bytes into a tensor, in its latency
+  uint64_t seed = 1;    // draws each pass's host pace, where the plan has a spread (perf/launch.hpp)
 };
 
 struct InferenceResult {

@@ -58,7 +58,7 @@ struct Server {
 
 class Simulation {
  public:
-  explicit Simulation(const ServedSpec& spec) : spec_(spec), cluster_(spec.cluster) {}
+  explicit Simulation(const ServedSpec& spec) : spec_(spec), cluster_(spec.cluster), pace_random_(spec.seed) {}
 
   InferenceResult run(simgrid::s4u::Engine& engine);
 
@@ -77,6 +77,7 @@ class Simulation {
             Host* from_interpreter);
   void copy_in(Server& s);
   void forward_on_gpu(Server& s, Host* gpu, size_t requests);
+  double host_pace_beyond_median(size_t requests);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -91,6 +92,7 @@ class Simulation {
   double send_ = 0, queued_ = 0, computed_ = 0, received_ = 0;
   std::vector<double> answered_s_;
   std::vector<double> send_times_;  // open loop
+  std::mt19937_64 pace_random_;     // the host's pace for each pass
 };
 
 void Simulation::give_back(Server& s, std::vector<Request*>& batch, size_t keep) {
@@ -161,11 +163,18 @@ void Simulation::serve(Server& s, Host* gpu) {
 void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests) {
   const double ops = platform::kOpsPerSecond;
   constexpr double kPassShare = 1e-3;
-  const double seconds = spec_.forward_s[requests - 1];
+  const double seconds = spec_.forward_s[requests - 1] + host_pace_beyond_median(requests);
   const ExecPtr kernels = simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(gpu)->start();
   if (s.interpreter)
     simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(s.interpreter)->set_priority(kPassShare)->wait();
   kernels->wait();
+}
+
+// How much longer than at the median pace this pass waits for its host to launch its
+// kernels (negative where faster): one draw from the host's per-pass spread.
+double Simulation::host_pace_beyond_median(size_t requests) {
+  if (spec_.launch_wait_spread_s.empty()) return 0;
+  return percentile_draw(pace_random_, spec_.launch_wait_spread_s[requests - 1]) - spec_.launch_wait_s[requests - 1];
 }
 
 // A message through both processes' stacks, whose work also occupies a core of each one's

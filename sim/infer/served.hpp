@@ -90,6 +90,10 @@ struct ServedSpec {
   // size is the most requests combined (1: every request alone).
   std::vector<double> forward_s;
   std::vector<double> launch_wait_s;  // of each forward_s, the GPU idle waiting for its host (none when empty)
+  // Of each forward_s, those waits at the percentiles of the host's per-pass spread
+  // (perf::kSpreadPercentiles); each pass on a GPU draws one (from `seed`).  Empty: every
+  // pass at the median pace.
+  std::vector<std::vector<double>> launch_wait_spread_s;
   std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
   int threads = 1;                    // on a CPU: the cores a forward pass keeps busy
   perf::StallTrace stalls;            // on a CPU: the interruptions its team meets (stalls.hpp)

@@ -13,6 +13,14 @@
 // 3.4-3.8 ms on the fastest and 5.1-6.8 on the slowest, which were slow changing within
 // minutes (validation/host_pace.py).  Where the scenario gives the time per kernel at the
 // host's fast and slow tenth too, the step's band carries the waits at each.
+// On one vCPU the pace moves from pass to pass as well: there a pass's P99 was 1.5-2.2x
+// that vCPU's median in six maps on two days (validation/host_pace.py's spread), so a
+// served run on one thread meets a tail the median pace does not show.  Where the scenario
+// gives that spread (the time per kernel over its median at kSpreadPercentiles), the plan
+// holds its waits at each, and a server draws one for every pass (infer/draws.hpp).
+#include <array>
+#include <vector>
+
 #include "perf/step_plan.hpp"
 
 namespace dlsim::perf {
@@ -22,10 +30,15 @@ struct HostOverhead {
   double per_kernel_s = 0;
   double per_kernel_p10_s = 0;  // the host's time per kernel at its fast tenth; 0: per_kernel_s
   double per_kernel_p90_s = 0;  // and at its slow tenth
+  std::vector<double> spread{};  // a pass's time per kernel over its median, at kSpreadPercentiles; empty: none
 };
 
+// The percentiles of a host's per-pass spread (system.launch_spread).
+inline constexpr std::array<double, 9> kSpreadPercentiles = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+
 // Sets every call's launch_wait_s: how long the device idles before it, waiting for it
-// to be launched; and the plan's launch waits summed at the host's fast and slow pace.
+// to be launched; and the plan's launch waits summed at the host's fast and slow pace, and
+// at each percentile of its per-pass spread.
 void pipeline_launches(StepPlan& plan, const HostOverhead& host);
 
 }  // namespace dlsim::perf

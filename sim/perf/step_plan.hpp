@@ -48,6 +48,9 @@ struct StepPlan {
   // (a CPU's) waits for none.
   double launch_wait_p10_s = 0;
   double launch_wait_p90_s = 0;
+  // Summed at each percentile of the host's per-pass spread (perf::kSpreadPercentiles);
+  // empty where the scenario gives none.
+  std::vector<double> launch_wait_spread_s;
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };

@@ -37,6 +37,9 @@ struct SystemSpec {
   // launch_overhead_s unless given.
   double launch_overhead_p10_s = 0;
   double launch_overhead_p90_s = 0;
+  // A pass's time per kernel over its median on one of the host's CPUs, at
+  // perf::kSpreadPercentiles (validation/host_pace.py); each pass draws one.  Empty: none.
+  std::vector<double> launch_spread;
   std::string profile;      // calibration profile path; empty: the device's default
   // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,
   // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,

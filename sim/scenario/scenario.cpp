@@ -9,10 +9,12 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/suggest.hpp"
 #include "core/text_file.hpp"
 #include "graph/zoo.hpp"
+#include "perf/launch.hpp"
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -106,6 +108,30 @@ WorkloadSpec read_workload(TableReader& r, const fs::path& base) {
   return w;
 }
 
+// A pass's time per kernel over its median on one CPU of the host, at perf::kSpreadPercentiles.
+void read_launch_spread(TableReader& r, SystemSpec& s) {
+  const auto spread = r.numbers("launch_spread");
+  if (!spread) return;
+  const std::string suggestion = "validation/host_pace.py prints it from pinned passes";
+  if (!r.has("launch_overhead")) {
+    r.problem("launch_spread", "", "a spread around system.launch_overhead", "give system.launch_overhead (the median) too");
+    return;
+  }
+  const size_t count = perf::kSpreadPercentiles.size();
+  bool ascending = spread->size() == count;
+  for (size_t i = 0; ascending && i < count; ++i)
+    ascending = (*spread)[i] > 0 && (*spread)[i] <= 10 && (i == 0 || (*spread)[i] >= (*spread)[i - 1]);
+  if (!ascending) {
+    r.problem("launch_spread", fmt::format("[{}]", fmt::join(*spread, ", ")),
+              fmt::format("{} ratios in (0, 10], ascending: the time per kernel over its median at P1, P5, P10, P25, "
+                          "P50, P75, P90, P95 and P99",
+                          count),
+              suggestion);
+    return;
+  }
+  s.launch_spread = *spread;
+}
+
 // The host's time per kernel at its fast and slow tenth around system.launch_overhead.
 void read_launch_band(TableReader& r, SystemSpec& s) {
   const auto p10 = r.quantity("launch_overhead_p10", UnitKind::time);
@@ -125,6 +151,7 @@ void read_launch_band(TableReader& r, SystemSpec& s) {
     r.problem("launch_overhead_p90", format_time(*p90),
               fmt::format("at least system.launch_overhead ({}): the host's slow tenth", format_time(s.launch_overhead_s)),
               "validation/host_pace.py prints the three from pinned passes");
+  read_launch_spread(r, s);
 }
 
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
@@ -190,7 +217,8 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   s.launch_overhead_s = r.quantity("launch_overhead", UnitKind::time).value_or(0);
   read_launch_band(r, s);
   if (s.device == "cpu")
-    for (const char* key : {"step_overhead", "launch_overhead", "launch_overhead_p10", "launch_overhead_p90"})
+    for (const char* key :
+         {"step_overhead", "launch_overhead", "launch_overhead_p10", "launch_overhead_p90", "launch_spread"})
       if (r.has(key))
         r.problem(key, "", "is a GPU host's cost; a CPU profile times kernels through the framework, so its "
                            "overhead is in the kernels' times",

@@ -82,5 +82,24 @@ TEST(InProcess, ClientsReadingFromOneDiskShareItsOperations) {
   EXPECT_NEAR(r.makespan_s, 0.320, 1e-4);
 }
 
+TEST(InProcess, EachPassOnAGpuDrawsItsHostsPace) {
+  // A 10 ms kernel after a 5 ms wait for the host at its median pace, 2.5-10 ms from its
+  // fastest to its slowest percentile: each pass's wait is drawn, so its latency spreads
+  // between 12.5 and 20 ms around a median of 15.
+  perf::StepPlan forward = forward_of(10e-3);
+  forward.calls.front().launch_wait_s = 5e-3;
+  forward.launch_wait_spread_s = {2.5e-3, 3e-3, 3.5e-3, 4.2e-3, 5e-3, 5.6e-3, 6.5e-3, 7.5e-3, 10e-3};
+  const auto r = simulate_in_process(forward, {2, 1, 1, 400, true});
+  std::vector<double> sorted = r.latencies_s;
+  std::sort(sorted.begin(), sorted.end());
+  const double p50 = sorted[sorted.size() / 2], p99 = sorted[sorted.size() * 99 / 100];
+  std::printf("host pace drawn per pass: expected p50 0.015 s, p99 about 0.0175-0.02 s; simulated %.6f, %.6f\n", p50,
+              p99);
+  EXPECT_NEAR(p50, 15e-3, 0.3e-3);
+  EXPECT_GT(p99, 17e-3);
+  EXPECT_GE(sorted.front(), 12.5e-3 - 1e-6);
+  EXPECT_LE(sorted.back(), 20e-3 + 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::infer

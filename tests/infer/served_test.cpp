@@ -359,5 +359,27 @@ TEST(Served, ARemoteClientsProtocolAndDecodingAreItsMachinesCpuTime) {
   EXPECT_EQ(remote.client_cores, 4);
 }
 
+TEST(Served, EachPassOnAGpuDrawsItsHostsPace) {
+  // Of the 50 ms pass, 40 ms waits for the host at its median pace, 30-80 ms from its
+  // fastest to its slowest percentile: each of 400 requests (one client, so no queue)
+  // takes 112 ms besides its pass's kernels and waits.  Without the spread every request
+  // takes 152 ms (ALocalRequestSendsComputesAndAnswers).
+  ServedSpec s = spec(false);
+  s.request_bytes = 1;  // 1 ms a message each way, the pass 10 ms of kernels plus its waits
+  s.requests_per_client = 400;
+  s.launch_wait_s = {40e-3};
+  s.launch_wait_spread_s = {{30e-3, 32e-3, 34e-3, 37e-3, 40e-3, 44e-3, 50e-3, 56e-3, 80e-3}};
+  const InferenceResult r = simulate_served(s);
+  std::vector<double> sorted = r.latencies_s;
+  std::sort(sorted.begin(), sorted.end());
+  const double p50 = sorted[sorted.size() / 2], p99 = sorted[sorted.size() * 99 / 100];
+  std::printf("host pace drawn per pass: expected p50 0.052 s, p99 about 0.08-0.09 s; simulated %.6f, %.6f\n", p50,
+              p99);
+  EXPECT_NEAR(p50, 0.002 + 0.010 + 0.040, 2e-3);
+  EXPECT_GT(p99, 0.002 + 0.010 + 0.070);
+  EXPECT_GE(sorted.front(), 0.002 + 0.010 + 0.030 - 1e-6);
+  EXPECT_LE(sorted.back(), 0.002 + 0.010 + 0.080 + 1e-6);
+}
+
 }  // namespace
 }  // namespace dlsim::infer

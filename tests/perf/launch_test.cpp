@@ -55,6 +55,20 @@ TEST(PipelineLaunches, TheHostsFastAndSlowTenthWidenTheBand) {
   EXPECT_NEAR(plan.totals().p90_seconds, 7e-6, 1e-15);
 }
 
+TEST(PipelineLaunches, TheHostsPerPassSpreadGivesTheWaitsAtEachPercentile) {
+  // 1 us kernels launched every 2 us at the median: at 0.75x (1.5 us) the waits sum to
+  // 1.5 + 0.5 + 0.5, at 1x to 2 + 1 + 1, at 2x (4 us) to 4 + 3 + 3.  The calls keep the median's.
+  auto plan = plan_of({1e-6, 1e-6, 1e-6});
+  pipeline_launches(plan, {0, 2e-6, 0, 0, {0.75, 0.8, 0.9, 0.95, 1, 1.1, 1.3, 1.5, 2}});
+  ASSERT_EQ(plan.launch_wait_spread_s.size(), kSpreadPercentiles.size());
+  EXPECT_NEAR(plan.launch_wait_spread_s.front(), 2.5e-6, 1e-15);
+  EXPECT_NEAR(plan.launch_wait_spread_s[4], plan.totals().launch_wait_s, 1e-15);
+  EXPECT_NEAR(plan.launch_wait_spread_s.back(), 10e-6, 1e-15);
+  EXPECT_NEAR(plan.calls[1].launch_wait_s, 1e-6, 1e-15);
+  pipeline_launches(plan, {0, 2e-6});
+  EXPECT_TRUE(plan.launch_wait_spread_s.empty());
+}
+
 TEST(PipelineLaunches, NoHostCostLeavesThePlanAsItWas) {
   auto plan = plan_of({3e-6, 4e-6});
   pipeline_launches(plan, {});

@@ -93,6 +93,21 @@ TEST(Scenario, TheLaunchBandSurroundsTheMedian) {
   EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
 }
 
+TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
+  const std::string spread = "system.launch_spread=[0.7, 0.8, 0.9, 0.95, 1, 1.05, 1.2, 1.3, 1.6]";
+  const RunSpec spec = parse(kTrain, {"system.launch_overhead=\"25us\"", spread});
+  ASSERT_EQ(spec.system.launch_spread.size(), 9u);
+  EXPECT_DOUBLE_EQ(spec.system.launch_spread.back(), 1.6);
+  EXPECT_TRUE(parse(kTrain, {"system.launch_overhead=\"25us\""}).system.launch_spread.empty());
+  std::string err = error_of(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_spread=[1.2, 1, 1.3]"});
+  EXPECT_NE(err.find("9 ratios in (0, 10], ascending"), std::string::npos) << err;
+  err = error_of(kTrain, {"system.launch_overhead=\"25us\"",
+                          "system.launch_spread=[0.7, 0.8, 0.9, 1.2, 1, 1.05, 1.2, 1.3, 1.6]"});
+  EXPECT_NE(err.find("ascending"), std::string::npos) << err;
+  err = error_of(kTrain, {spread});
+  EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
+}
+
 TEST(Scenario, ServingDefaultsAndRules) {
   const RunSpec spec = parse(R"(
 [workload]
