@@ -122,9 +122,12 @@ GOALS = [
      ("gpu-serve/in-process/h100-0027/", "gpu-serve/local/h100-0027/")),
     ("a fourth ten minutes later, batch 1, blind (issue 6)",
      ("gpu-serve/in-process/h100-0036/", "gpu-serve/local/h100-0036/")),
-    ("the last three H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
-     "lease and their stacks timed there (issue 6)",
-     ("gpu-serve/local/h100-1856-day/", "gpu-serve/local/h100-0027-day/", "gpu-serve/local/h100-0036-day/")),
+    ("a fifth H100 machine two hours later (02:34), blind (issue 6)",
+     ("gpu-serve/in-process/h100-0234/", "gpu-serve/local/h100-0234/")),
+    ("the last four H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
+     "lease, each pass drawn from their spread on one vCPU, and their stacks timed there (issue 6)",
+     ("gpu-serve/local/h100-1856-day/", "gpu-serve/local/h100-0027-day/", "gpu-serve/local/h100-0036-day/",
+      "gpu-serve/local/h100-0234-day/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",

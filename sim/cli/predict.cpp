@@ -27,14 +27,16 @@ namespace dlsim::cli {
 namespace {
 
 // Steps and requests simulated: the model is deterministic, so a few show the steady state;
-// where a CPU's interruptions stall its passes or its speed drifts (infer/stalls.hpp), enough
-// requests for their P99 to stand on a few hundred.
+// where a CPU's interruptions stall its passes or its speed drifts (infer/stalls.hpp), or a
+// GPU host's pace is drawn for each pass (perf/launch.hpp), enough requests for their P99
+// to stand on a few hundred.
 constexpr int kTrainingSteps = 3;
 constexpr int kRequestsPerClient = 8;
 constexpr int kStalledRequests = 512;
 
 int requests_per_client(const perf::StepPlan& plan, int clients) {
-  const bool steady = plan.stalls.durations_s.empty() && plan.stalls.speed.slowdowns.empty();
+  const bool steady =
+      plan.stalls.durations_s.empty() && plan.stalls.speed.slowdowns.empty() && plan.launch_wait_spread_s.empty();
   return steady ? kRequestsPerClient : std::max(kRequestsPerClient, (kStalledRequests + clients - 1) / clients);
 }
 
@@ -581,7 +583,7 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
       p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
       return;
     }
-    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, kRequestsPerClient, true,
+    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, requests_per_client(p.plan, concurrency), true,
                                     client_load_s(spec, model, catalog, p.scaling),
                                     client_file_reads(spec, catalog, p.scaling)};
     in_process.copy_s = in_process_copy_s(spec, model, catalog, p);
