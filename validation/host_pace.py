@@ -10,7 +10,7 @@ thread stays on one CPU through a run, a different one each run:
 validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
 
     validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us 19.9us 31.1us]
-                            [--check-spread 0.72,0.92,0.95,0.97,1,1.04,1.16,1.35,2.18]
+                            [--check-spread 0.72,0.92,0.95,0.97,1,1.04,1.16,1.35,2.18] [--check-handoff 35.1us]
     validation/host_pace.py RAW.json[.xz] --dlsim build/sim/cli/dlsim --scenario S.toml --set K=V ...
 
 (the second counts the launches as dlsim prices the scenario's pass)
@@ -25,6 +25,11 @@ pass's time over the median of the passes pinned to its CPU, at P1, P5, P10, P25
 P75, P90, P95 and P99 (dlsim's perf::kSpreadPercentiles), rounded to 0.01.  A served run
 with one client keeps its thread on one CPU (phases_where), so its passes spread as one
 CPU's do; --check-spread exits 1 unless they are the ones given.
+
+And, where the file has the turns mode's passes (four threads taking the passes in turn),
+the time per kernel at their median: a pass whose thread took over from another's, as a
+Python server's connection threads take them with more than one client
+(system.launch_overhead_handoff); --check-handoff exits 1 unless it is the one given.
 """
 import argparse
 import json
@@ -36,15 +41,17 @@ import sys
 
 SPREAD_PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)  # dlsim's perf::kSpreadPercentiles
 PINNED = re.compile(r" b(\d+) \| threads=\d+ \| pinned g[^ ]+ cpu(\d+)$")
+TURNS = re.compile(r" b(\d+) \| threads=\d+ \| turns-\d+ g[^ ]+ cpu(\d+)$")
 
 
-def pinned_passes(path, batch):
-    """{cpu: [ms, ...]} of the pinned passes at `batch` in a pass_after_idle.py file."""
+def pinned_passes(path, batch, mode=PINNED):
+    """{cpu: [ms, ...]} of the pinned passes (or those of another `mode`) at `batch` in a
+    pass_after_idle.py file."""
     with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         rows = json.load(f)["benchmarks"]
     passes = {}
     for row in rows:
-        match = PINNED.search(row["name"])
+        match = mode.search(row["name"])
         if match and int(match.group(1)) == batch:
             passes.setdefault(int(match.group(2)), []).append(row["real_time"] / 1e3)
     return passes
@@ -78,6 +85,7 @@ def main():
     ap.add_argument("--check", nargs=3, metavar=("MEDIAN", "P10", "P90"),
                     help="the times per kernel a case states, e.g. 25.1us 19.9us 31.1us")
     ap.add_argument("--check-spread", metavar="R1,R5,...,R99", help="the spread a case states")
+    ap.add_argument("--check-handoff", metavar="TIME", help="the time per kernel handed over a case states")
     a = ap.parse_args()
     if a.dlsim:
         if not a.scenario:
@@ -96,6 +104,13 @@ def main():
     within = spread(passes)
     print(f"a pass over its CPU's median at P{', P'.join(map(str, SPREAD_PERCENTILES))}: "
           f"system.launch_spread = [{within.replace(',', ', ')}]")
+    turns = sorted(t for times in pinned_passes(a.raw, a.batch, TURNS).values() for t in times)
+    handoff = f"{round(1e3 * statistics.median(turns) / a.kernels, 1)}us" if turns else None
+    if turns:
+        print(f"{len(turns)} passes taken in turns by four threads: median {statistics.median(turns):.2f} ms; "
+              f"system.launch_overhead_handoff = \"{handoff}\"")
+    if a.check_handoff is not None and handoff != a.check_handoff:
+        sys.exit(f"{a.raw}: the time per kernel handed over is {handoff}, not {a.check_handoff}")
     if a.check is not None and pace != a.check:
         sys.exit(f"{a.raw}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
     if a.check_spread is not None and within != a.check_spread:

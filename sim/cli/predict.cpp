@@ -442,7 +442,7 @@ report::Prediction price_gpu(const scenario::RunSpec& spec, const graph::Graph& 
   }
   perf::pipeline_launches(p.plan, {spec.system.step_overhead_s, spec.system.launch_overhead_s,
                                   spec.system.launch_overhead_p10_s, spec.system.launch_overhead_p90_s,
-                                  spec.system.launch_spread});
+                                  spec.system.launch_spread, spec.system.launch_overhead_handoff_s});
   p.totals = p.plan.totals();
   return p;
 }
@@ -549,6 +549,8 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
   if (!plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s = {plan.launch_wait_spread_s};
+  const bool handoffs = served.one_interpreter && spec.system.launch_overhead_handoff_s > 0;
+  if (handoffs) served.launch_wait_handoff_s = {plan.launch_wait_handoff_s};
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
   served.threads = std::max(1, spec.system.threads);
   served.stalls = plan.stalls;
@@ -561,6 +563,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     if (on_cpu) served.forward_cpu_s.push_back(priced.totals.cpu_seconds);
     served.launch_wait_s.push_back(priced.totals.launch_wait_s);
     if (!priced.plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s.push_back(priced.plan.launch_wait_spread_s);
+    if (handoffs) served.launch_wait_handoff_s.push_back(priced.plan.launch_wait_handoff_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
   return infer::simulate_served(served);

@@ -43,6 +43,7 @@ struct Request {
   double arrived_s = 0;        // in the server's queue
   double served_s = 0;         // answer ready on the server
   SemaphorePtr done;
+  aid_t sender = 0;            // the client actor (a connection: a Python server's handler thread)
 };
 
 // One server: its process, its queue (with a semaphore counting what is in it) and the
@@ -76,8 +77,8 @@ class Simulation {
   void send(Host* from_machine, Host* from, Host* to_machine, Host* to, double bytes, Host* to_interpreter,
             Host* from_interpreter);
   void copy_in(Server& s);
-  void forward_on_gpu(Server& s, Host* gpu, size_t requests);
-  double host_pace_beyond_median(size_t requests);
+  void forward_on_gpu(Server& s, Host* gpu, size_t requests, bool handed_over);
+  double host_pace_beyond_median(size_t requests, bool handed_over);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -131,6 +132,7 @@ std::vector<Request*> Simulation::form_batch(Server& s) {
 // One model instance: batches from its server's queue through its GPU, for ever (the
 // simulation ends when the last client is answered).
 void Simulation::serve(Server& s, Host* gpu) {
+  aid_t last_sender = -1;  // whose request this instance's last pass answered
   for (;;) {
     std::vector<Request*> batch = form_batch(s);
     const double start = platform::now();
@@ -141,7 +143,8 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
       cores_.run_team(gpu, forward_s, spec_.threads);
     else
-      forward_on_gpu(s, gpu, batch.size());
+      forward_on_gpu(s, gpu, batch.size(), batch.front()->sender != last_sender);
+    last_sender = batch.front()->sender;
     if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
     result_.gpu_busy_s +=
         forward_s - (spec_.launch_wait_s.empty() ? 0.0 : spec_.launch_wait_s[batch.size() - 1]);
@@ -160,10 +163,10 @@ void Simulation::serve(Server& s, Host* gpu) {
 // each operator), but lets it go around each operator, while any other thread holds it
 // through its own work: so the pass has a sliver of the interpreter wherever other work is
 // there, and is stretched by it.
-void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests) {
+void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests, bool handed_over) {
   const double ops = platform::kOpsPerSecond;
   constexpr double kPassShare = 1e-3;
-  const double seconds = spec_.forward_s[requests - 1] + host_pace_beyond_median(requests);
+  const double seconds = spec_.forward_s[requests - 1] + host_pace_beyond_median(requests, handed_over);
   const ExecPtr kernels = simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(gpu)->start();
   if (s.interpreter)
     simgrid::s4u::this_actor::exec_init(seconds * ops)->set_host(s.interpreter)->set_priority(kPassShare)->wait();
@@ -171,10 +174,15 @@ void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests) {
 }
 
 // How much longer than at the median pace this pass waits for its host to launch its
-// kernels (negative where faster): one draw from the host's per-pass spread.
-double Simulation::host_pace_beyond_median(size_t requests) {
-  if (spec_.launch_wait_spread_s.empty()) return 0;
-  return percentile_draw(pace_random_, spec_.launch_wait_spread_s[requests - 1]) - spec_.launch_wait_s[requests - 1];
+// kernels (negative where faster): at the pace of a pass handed over from another client's
+// thread where it was, and one draw from the host's per-pass spread.
+double Simulation::host_pace_beyond_median(size_t requests, bool handed_over) {
+  const size_t k = requests - 1;
+  double beyond = 0;
+  if (handed_over && !spec_.launch_wait_handoff_s.empty()) beyond += spec_.launch_wait_handoff_s[k] - spec_.launch_wait_s[k];
+  if (!spec_.launch_wait_spread_s.empty())
+    beyond += percentile_draw(pace_random_, spec_.launch_wait_spread_s[k]) - spec_.launch_wait_s[k];
+  return beyond;
 }
 
 // A message through both processes' stacks, whose work also occupies a core of each one's
@@ -237,7 +245,7 @@ void Simulation::request(size_t n, size_t loader) {
     if (spec_.load_s > 0) cores_.run_beside(client_machines_[n], spec_.load_s);
     loaders_[loader]->release();
   }
-  Request r{0, 0, Semaphore::create(0)};
+  Request r{0, 0, Semaphore::create(0), simgrid::s4u::this_actor::get_pid()};
   const double submitted = platform::now();
   send(client_machines_[n], client, s.node, s.process, spec_.request_bytes, s.interpreter, nullptr);
   copy_in(s);

@@ -94,6 +94,10 @@ struct ServedSpec {
   // (perf::kSpreadPercentiles); each pass on a GPU draws one (from `seed`).  Empty: every
   // pass at the median pace.
   std::vector<std::vector<double>> launch_wait_spread_s;
+  // Of each forward_s, the waits of a pass whose launching thread took over from another's:
+  // a Python server's, where a pass answers a different client than the one before.
+  // Empty: as any other.
+  std::vector<double> launch_wait_handoff_s;
   std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
   int threads = 1;                    // on a CPU: the cores a forward pass keeps busy
   perf::StallTrace stalls;            // on a CPU: the interruptions its team meets (stalls.hpp)

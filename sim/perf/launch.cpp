@@ -34,6 +34,7 @@ void pipeline_launches(StepPlan& plan, const HostOverhead& host) {
   const auto or_median = [&](double s) { return s > 0 ? s : host.per_kernel_s; };
   plan.launch_wait_p10_s = total_wait(plan, host.per_step_s, or_median(host.per_kernel_p10_s));
   plan.launch_wait_p90_s = total_wait(plan, host.per_step_s, or_median(host.per_kernel_p90_s));
+  plan.launch_wait_handoff_s = total_wait(plan, host.per_step_s, or_median(host.per_kernel_handoff_s));
   plan.launch_wait_spread_s.clear();
   for (double ratio : host.spread)
     plan.launch_wait_spread_s.push_back(total_wait(plan, host.per_step_s, ratio * host.per_kernel_s));

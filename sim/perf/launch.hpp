@@ -18,6 +18,11 @@
 // served run on one thread meets a tail the median pace does not show.  Where the scenario
 // gives that spread (the time per kernel over its median at kSpreadPercentiles), the plan
 // holds its waits at each, and a server draws one for every pass (infer/draws.hpp).
+// A pass launched by a thread that took over from another (a Python server's threads, one
+// per connection, taking turns with the model) runs slower still: on the 02:31 H100 lease
+// four threads taking ResNet-50's batch-1 passes in turn took 5.8-6.3 ms on vCPUs where the
+// pass pinned alone took 3.7-5.4 (kernels/pytorch/pass_after_idle.py's turns mode).  Where
+// the scenario gives that pace, the plan holds its waits too.
 #include <array>
 #include <vector>
 
@@ -31,14 +36,15 @@ struct HostOverhead {
   double per_kernel_p10_s = 0;  // the host's time per kernel at its fast tenth; 0: per_kernel_s
   double per_kernel_p90_s = 0;  // and at its slow tenth
   std::vector<double> spread{};  // a pass's time per kernel over its median, at kSpreadPercentiles; empty: none
+  double per_kernel_handoff_s = 0;  // a pass whose thread took over from another's; 0: per_kernel_s
 };
 
 // The percentiles of a host's per-pass spread (system.launch_spread).
 inline constexpr std::array<double, 9> kSpreadPercentiles = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
 // Sets every call's launch_wait_s: how long the device idles before it, waiting for it
-// to be launched; and the plan's launch waits summed at the host's fast and slow pace, and
-// at each percentile of its per-pass spread.
+// to be launched; and the plan's launch waits summed at the host's fast and slow pace, at
+// each percentile of its per-pass spread, and at the pace of a pass handed over.
 void pipeline_launches(StepPlan& plan, const HostOverhead& host);
 
 }  // namespace dlsim::perf

@@ -51,6 +51,8 @@ struct StepPlan {
   // Summed at each percentile of the host's per-pass spread (perf::kSpreadPercentiles);
   // empty where the scenario gives none.
   std::vector<double> launch_wait_spread_s;
+  // Summed at the pace of a pass whose launching thread took over from another's.
+  double launch_wait_handoff_s = 0;
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };

@@ -40,6 +40,9 @@ struct SystemSpec {
   // A pass's time per kernel over its median on one of the host's CPUs, at
   // perf::kSpreadPercentiles (validation/host_pace.py); each pass draws one.  Empty: none.
   std::vector<double> launch_spread;
+  // The host's time per kernel in a pass whose launching thread took over from another's (a
+  // Python server's connection threads taking turns: validation/host_pace.py); 0: none.
+  double launch_overhead_handoff_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
   // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,
   // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,

@@ -151,7 +151,15 @@ void read_launch_band(TableReader& r, SystemSpec& s) {
     r.problem("launch_overhead_p90", format_time(*p90),
               fmt::format("at least system.launch_overhead ({}): the host's slow tenth", format_time(s.launch_overhead_s)),
               "validation/host_pace.py prints the three from pinned passes");
-  read_launch_spread(r, s);
+}
+
+// The host's time per kernel in a pass whose thread took over from another's.
+void read_launch_handoff(TableReader& r, SystemSpec& s) {
+  const auto handoff = r.quantity("launch_overhead_handoff", UnitKind::time);
+  if (handoff && !r.has("launch_overhead"))
+    r.problem("launch_overhead_handoff", format_time(*handoff), "a pace beside system.launch_overhead",
+              "give system.launch_overhead (the median) too");
+  s.launch_overhead_handoff_s = handoff.value_or(0);
 }
 
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
@@ -216,9 +224,12 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   s.step_overhead_s = r.quantity("step_overhead", UnitKind::time).value_or(0);
   s.launch_overhead_s = r.quantity("launch_overhead", UnitKind::time).value_or(0);
   read_launch_band(r, s);
+  read_launch_spread(r, s);
+  read_launch_handoff(r, s);
   if (s.device == "cpu")
     for (const char* key :
-         {"step_overhead", "launch_overhead", "launch_overhead_p10", "launch_overhead_p90", "launch_spread"})
+         {"step_overhead", "launch_overhead", "launch_overhead_p10", "launch_overhead_p90", "launch_spread",
+          "launch_overhead_handoff"})
       if (r.has(key))
         r.problem(key, "", "is a GPU host's cost; a CPU profile times kernels through the framework, so its "
                            "overhead is in the kernels' times",

@@ -69,6 +69,19 @@ TEST(PipelineLaunches, TheHostsPerPassSpreadGivesTheWaitsAtEachPercentile) {
   EXPECT_TRUE(plan.launch_wait_spread_s.empty());
 }
 
+TEST(PipelineLaunches, APassHandedOverWaitsAtItsOwnPace) {
+  // 1 us kernels launched every 2 us, every 3 us by a thread that took over: the waits sum
+  // to 2 + 1 + 1 and 3 + 2 + 2 us; without that pace, the median's.
+  auto plan = plan_of({1e-6, 1e-6, 1e-6});
+  HostOverhead host{0, 2e-6};
+  host.per_kernel_handoff_s = 3e-6;
+  pipeline_launches(plan, host);
+  EXPECT_NEAR(plan.launch_wait_handoff_s, 7e-6, 1e-15);
+  EXPECT_NEAR(plan.totals().launch_wait_s, 4e-6, 1e-15);
+  pipeline_launches(plan, {0, 2e-6});
+  EXPECT_NEAR(plan.launch_wait_handoff_s, 4e-6, 1e-15);
+}
+
 TEST(PipelineLaunches, NoHostCostLeavesThePlanAsItWas) {
   auto plan = plan_of({3e-6, 4e-6});
   pipeline_launches(plan, {});

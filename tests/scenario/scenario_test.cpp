@@ -108,6 +108,15 @@ TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
   EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
 }
 
+TEST(Scenario, TheHandedOverPaceNeedsTheMedian) {
+  EXPECT_DOUBLE_EQ(parse(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_handoff=\"35us\""})
+                       .system.launch_overhead_handoff_s,
+                   35e-6);
+  EXPECT_EQ(parse(kTrain, {"system.launch_overhead=\"25us\""}).system.launch_overhead_handoff_s, 0);
+  const std::string err = error_of(kTrain, {"system.launch_overhead_handoff=\"35us\""});
+  EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
+}
+
 TEST(Scenario, ServingDefaultsAndRules) {
   const RunSpec spec = parse(R"(
 [workload]
