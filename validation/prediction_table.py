@@ -124,10 +124,13 @@ GOALS = [
      ("gpu-serve/in-process/h100-0036/", "gpu-serve/local/h100-0036/")),
     ("a fifth H100 machine two hours later (02:34), blind (issue 6)",
      ("gpu-serve/in-process/h100-0234/", "gpu-serve/local/h100-0234/")),
-    ("the last four H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
-     "lease, each pass drawn from their spread on one vCPU, and their stacks timed there (issue 6)",
+    ("a sixth twenty minutes later, batches 1 and 8, blind (issue 6)",
+     ("gpu-serve/in-process/h100-0254/", "gpu-serve/local/h100-0254/")),
+    ("the last five H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
+     "lease, each pass drawn from their spread on one vCPU, a pass handed between threads at the pace the "
+     "lease's turns showed where it ran them (02:31 and 02:53), and their stacks timed there (issue 6)",
      ("gpu-serve/local/h100-1856-day/", "gpu-serve/local/h100-0027-day/", "gpu-serve/local/h100-0036-day/",
-      "gpu-serve/local/h100-0234-day/")),
+      "gpu-serve/local/h100-0234-day/", "gpu-serve/local/h100-0254-day/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
