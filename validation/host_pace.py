@@ -12,8 +12,11 @@ validation/data/serving_gpu_h100_0036_latencies.jsonl's phases_where).
     validation/host_pace.py RAW.json[.xz] --kernels 176 [--batch 1] [--check 25.1us 19.9us 31.1us]
                             [--check-spread 0.72,0.92,0.95,0.97,1,1.04,1.16,1.35,2.18] [--check-handoff 35.1us]
     validation/host_pace.py RAW.json[.xz] --dlsim build/sim/cli/dlsim --scenario S.toml --set K=V ...
+    validation/host_pace.py EARLIER_1.json.xz EARLIER_2.json.xz ... --kernels 176
 
-(the second counts the launches as dlsim prices the scenario's pass)
+(the second counts the launches as dlsim prices the scenario's pass; the third pools the
+maps of several leases, each CPU of each map its own: the host kind's history, what a
+lease not yet mapped is predicted from)
 
 Prints the passes' spread and the time per kernel at their median and at their P10 and
 P90 (system.launch_overhead, launch_overhead_p10, launch_overhead_p90: the prediction's
@@ -75,7 +78,7 @@ def launches(dlsim, scenario, sets):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("raw", help="kernels/pytorch/pass_after_idle.py's output (JSON, or xz-compressed)")
+    ap.add_argument("raw", nargs="+", help="kernels/pytorch/pass_after_idle.py's outputs (JSON, or xz-compressed)")
     count = ap.add_mutually_exclusive_group(required=True)
     count.add_argument("--kernels", type=int, help="the pass's kernel launches (dlsim's provenance.kernels)")
     count.add_argument("--dlsim", help="count them by running this dlsim on --scenario")
@@ -91,30 +94,30 @@ def main():
         if not a.scenario:
             ap.error("--dlsim needs --scenario")
         a.kernels = launches(a.dlsim, a.scenario, a.set)
-    passes = pinned_passes(a.raw, a.batch)
+    passes = {(path, cpu): times for path in a.raw for cpu, times in pinned_passes(path, a.batch).items()}
     if not passes:
-        sys.exit(f"{a.raw}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
+        sys.exit(f"{' '.join(a.raw)}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
     every = sorted(t for times in passes.values() for t in times)
     per_cpu = sorted(statistics.median(times) for times in passes.values())
     tenths = statistics.quantiles(every, n=10)
     pace = [f"{round(1e3 * ms / a.kernels, 1)}us" for ms in (statistics.median(every), tenths[0], tenths[-1])]
-    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs: median {statistics.median(every):.2f} "
+    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs of {len(a.raw)} map(s): median {statistics.median(every):.2f} "
           f"ms, P10 {tenths[0]:.2f}, P90 {tenths[-1]:.2f} (per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel "
           f"of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
     within = spread(passes)
     print(f"a pass over its CPU's median at P{', P'.join(map(str, SPREAD_PERCENTILES))}: "
           f"system.launch_spread = [{within.replace(',', ', ')}]")
-    turns = sorted(t for times in pinned_passes(a.raw, a.batch, TURNS).values() for t in times)
+    turns = sorted(t for path in a.raw for times in pinned_passes(path, a.batch, TURNS).values() for t in times)
     handoff = f"{round(1e3 * statistics.median(turns) / a.kernels, 1)}us" if turns else None
     if turns:
         print(f"{len(turns)} passes taken in turns by four threads: median {statistics.median(turns):.2f} ms; "
               f"system.launch_overhead_handoff = \"{handoff}\"")
     if a.check_handoff is not None and handoff != a.check_handoff:
-        sys.exit(f"{a.raw}: the time per kernel handed over is {handoff}, not {a.check_handoff}")
+        sys.exit(f"{' '.join(a.raw)}: the time per kernel handed over is {handoff}, not {a.check_handoff}")
     if a.check is not None and pace != a.check:
-        sys.exit(f"{a.raw}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
+        sys.exit(f"{' '.join(a.raw)}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
     if a.check_spread is not None and within != a.check_spread:
-        sys.exit(f"{a.raw}: the spread is {within}, not {a.check_spread}")
+        sys.exit(f"{' '.join(a.raw)}: the spread is {within}, not {a.check_spread}")
 
 
 if __name__ == "__main__":
