@@ -548,9 +548,17 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   // forward pass priced at its batch.
   served.forward_s = {forward.seconds};
   served.launch_wait_s = {forward.launch_wait_s};
-  if (!plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s = {plan.launch_wait_spread_s};
+  if (!plan.launch_wait_spread_s.empty()) {
+    served.launch_wait_spread_s = {plan.launch_wait_spread_s};
+    notes += "; each pass's host pace drawn from system.launch_spread";
+  }
   const bool handoffs = served.one_interpreter && spec.system.launch_overhead_handoff_s > 0;
-  if (handoffs) served.launch_wait_handoff_s = {plan.launch_wait_handoff_s};
+  if (handoffs) {
+    served.launch_wait_handoff_s = {plan.launch_wait_handoff_s};
+    notes += fmt::format("; a pass answering another client than the one before launches at {} a kernel "
+                         "(system.launch_overhead_handoff)",
+                         format_time(spec.system.launch_overhead_handoff_s));
+  }
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
   served.threads = std::max(1, spec.system.threads);
   served.stalls = plan.stalls;
@@ -562,7 +570,8 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     served.forward_s.push_back(priced.totals.seconds);
     if (on_cpu) served.forward_cpu_s.push_back(priced.totals.cpu_seconds);
     served.launch_wait_s.push_back(priced.totals.launch_wait_s);
-    if (!priced.plan.launch_wait_spread_s.empty()) served.launch_wait_spread_s.push_back(priced.plan.launch_wait_spread_s);
+    if (!priced.plan.launch_wait_spread_s.empty())
+      served.launch_wait_spread_s.push_back(priced.plan.launch_wait_spread_s);
     if (handoffs) served.launch_wait_handoff_s.push_back(priced.plan.launch_wait_handoff_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
@@ -586,8 +595,8 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
       p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
       return;
     }
-    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, requests_per_client(p.plan, concurrency), true,
-                                    client_load_s(spec, model, catalog, p.scaling),
+    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, requests_per_client(p.plan, concurrency),
+                                    true, client_load_s(spec, model, catalog, p.scaling),
                                     client_file_reads(spec, catalog, p.scaling)};
     in_process.copy_s = in_process_copy_s(spec, model, catalog, p);
     p.inference = infer::simulate_in_process(p.plan, in_process);

@@ -179,7 +179,8 @@ void Simulation::forward_on_gpu(Server& s, Host* gpu, size_t requests, bool hand
 double Simulation::host_pace_beyond_median(size_t requests, bool handed_over) {
   const size_t k = requests - 1;
   double beyond = 0;
-  if (handed_over && !spec_.launch_wait_handoff_s.empty()) beyond += spec_.launch_wait_handoff_s[k] - spec_.launch_wait_s[k];
+  if (handed_over && !spec_.launch_wait_handoff_s.empty())
+    beyond += spec_.launch_wait_handoff_s[k] - spec_.launch_wait_s[k];
   if (!spec_.launch_wait_spread_s.empty())
     beyond += percentile_draw(pace_random_, spec_.launch_wait_spread_s[k]) - spec_.launch_wait_s[k];
   return beyond;

@@ -13,8 +13,8 @@
 // 3.4-3.8 ms on the fastest and 5.1-6.8 on the slowest, which were slow changing within
 // minutes (validation/host_pace.py).  Where the scenario gives the time per kernel at the
 // host's fast and slow tenth too, the step's band carries the waits at each.
-// On one vCPU the pace moves from pass to pass as well: there a pass's P99 was 1.5-2.2x
-// that vCPU's median in six maps on two days (validation/host_pace.py's spread), so a
+// On one vCPU the pace moves from pass to pass as well: a pass over its vCPU's median had a
+// P99 of 1.55-3.63 in seven maps on two days (validation/host_pace.py's spread), so a
 // served run on one thread meets a tail the median pace does not show.  Where the scenario
 // gives that spread (the time per kernel over its median at kSpreadPercentiles), the plan
 // holds its waits at each, and a server draws one for every pass (infer/draws.hpp).

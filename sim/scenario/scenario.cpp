@@ -114,7 +114,8 @@ void read_launch_spread(TableReader& r, SystemSpec& s) {
   if (!spread) return;
   const std::string suggestion = "validation/host_pace.py prints it from pinned passes";
   if (!r.has("launch_overhead")) {
-    r.problem("launch_spread", "", "a spread around system.launch_overhead", "give system.launch_overhead (the median) too");
+    r.problem("launch_spread", "", "a spread around system.launch_overhead",
+              "give system.launch_overhead (the median) too");
     return;
   }
   const size_t count = perf::kSpreadPercentiles.size();
