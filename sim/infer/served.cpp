@@ -132,7 +132,7 @@ std::vector<Request*> Simulation::form_batch(Server& s) {
 // One model instance: batches from its server's queue through its GPU, for ever (the
 // simulation ends when the last client is answered).
 void Simulation::serve(Server& s, Host* gpu) {
-  aid_t last_sender = -1;  // whose request this instance's last pass answered
+  aid_t last_sender = -1;  // whose request this instance's last pass answered (-1: none yet)
   for (;;) {
     std::vector<Request*> batch = form_batch(s);
     const double start = platform::now();
@@ -143,7 +143,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
       cores_.run_team(gpu, forward_s, spec_.threads);
     else
-      forward_on_gpu(s, gpu, batch.size(), batch.front()->sender != last_sender);
+      forward_on_gpu(s, gpu, batch.size(), last_sender != -1 && batch.front()->sender != last_sender);
     last_sender = batch.front()->sender;
     if (gpu == s.node && !spec_.forward_cpu_s.empty()) result_.server_cpu_s += spec_.forward_cpu_s[batch.size() - 1];
     result_.gpu_busy_s +=

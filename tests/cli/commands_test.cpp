@@ -438,6 +438,27 @@ TEST(Commands, RunAnswersAgainAtTheHostsSlowTenth) {
   EXPECT_FALSE(nlohmann::json::parse(run(question).second).contains("at_the_hosts_slow_tenth"));
 }
 
+TEST(Commands, AGpuServersPassesDrawTheirHostsPaceAndSlowWhenHandedOver) {
+  // scenarios/serving_h100_python.toml gives the host's per-pass spread and handed-over pace.
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/serving_h100_python.toml --format json";
+  const auto [code, out] = run(scenario);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_EQ(out, run(scenario).second);  // the same draws every run
+  const auto spread = nlohmann::json::parse(out)["latency_ms"];
+  const auto steady = nlohmann::json::parse(run(scenario + " --set system.launch_spread=").second)["latency_ms"];
+  std::printf("one client: p50 %.2f ms, p99 %.2f drawn; %.2f and %.2f at one pace\n", spread["p50"].get<double>(),
+              spread["p99"].get<double>(), steady["p50"].get<double>(), steady["p99"].get<double>());
+  EXPECT_GT(spread["p99"].get<double>(), 1.2 * spread["p50"].get<double>());
+  EXPECT_NEAR(steady["p99"].get<double>(), steady["p50"].get<double>(), 1e-9);
+  const auto compute = [&](const std::string& sets) {
+    return nlohmann::json::parse(run(scenario + " --set serving.concurrency=4" + sets).second)["breakdown_ms"]
+        ["compute"].get<double>();
+  };
+  const double handed_over = compute(""), alike = compute(" --set system.launch_overhead_handoff=");
+  std::printf("four clients, the pass: %.2f ms handed over between threads, %.2f without\n", handed_over, alike);
+  EXPECT_GT(handed_over, alike + 1.0);  // 176 launches at 35.1 us against 24.8: 1.8 ms more a pass
+}
+
 TEST(Commands, SameInputsGiveByteIdenticalOutput) {
   const std::string args = std::string("run ") + DLSIM_SOURCE_DIR "/scenarios/default.toml --format json";
   EXPECT_EQ(run(args).second, run(args).second);
