@@ -552,11 +552,12 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     served.launch_wait_spread_s = {plan.launch_wait_spread_s};
     notes += "; each pass's host pace drawn from system.launch_spread";
   }
-  const bool handoffs = served.one_interpreter && spec.system.launch_overhead_handoff_s > 0;
+  const bool handoffs =
+      served.one_interpreter && spec.system.launch_overhead_handoff_s != spec.system.launch_overhead_s;
   if (handoffs) {
     served.launch_wait_handoff_s = {plan.launch_wait_handoff_s};
     notes += fmt::format("; a pass answering another client than the one before launches at {} a kernel "
-                         "(system.launch_overhead_handoff)",
+                         "(system.launch_overhead_handoff, or else the slow tenth's)",
                          format_time(spec.system.launch_overhead_handoff_s));
   }
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};

@@ -21,8 +21,10 @@
 // A pass launched by a thread that took over from another (a Python server's threads, one
 // per connection, taking turns with the model) runs slower still: on the 02:31 H100 lease
 // four threads taking ResNet-50's batch-1 passes in turn took 5.8-6.3 ms on vCPUs where the
-// pass pinned alone took 3.7-5.4 (kernels/pytorch/pass_after_idle.py's turns mode).  Where
-// the scenario gives that pace, the plan holds its waits too.
+// pass pinned alone took 3.7-5.4 (kernels/pytorch/pass_after_idle.py's turns mode): 35.1 us
+// a launch where the pinned passes' slow tenth was 32.2, and 34.5 against 37.6 on a fresh
+// machine at 02:53.  The plan holds the waits at that pace too (the scenario's, or else its
+// slow tenth's).
 #include <array>
 #include <vector>
 

@@ -41,7 +41,9 @@ struct SystemSpec {
   // perf::kSpreadPercentiles (validation/host_pace.py); each pass draws one.  Empty: none.
   std::vector<double> launch_spread;
   // The host's time per kernel in a pass whose launching thread took over from another's (a
-  // Python server's connection threads taking turns: validation/host_pace.py); 0: none.
+  // Python server's connection threads taking turns: validation/host_pace.py).  Unless
+  // given, launch_overhead_p90_s: two leases' passes taken in turns ran at about their
+  // host's slow tenth (perf/launch.hpp).
   double launch_overhead_handoff_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
   // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,

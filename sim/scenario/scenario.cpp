@@ -154,13 +154,14 @@ void read_launch_band(TableReader& r, SystemSpec& s) {
               "validation/host_pace.py prints the three from pinned passes");
 }
 
-// The host's time per kernel in a pass whose thread took over from another's.
+// The host's time per kernel in a pass whose thread took over from another's; where not
+// given, the host's slow tenth (read_launch_band first).
 void read_launch_handoff(TableReader& r, SystemSpec& s) {
   const auto handoff = r.quantity("launch_overhead_handoff", UnitKind::time);
   if (handoff && !r.has("launch_overhead"))
     r.problem("launch_overhead_handoff", format_time(*handoff), "a pace beside system.launch_overhead",
               "give system.launch_overhead (the median) too");
-  s.launch_overhead_handoff_s = handoff.value_or(0);
+  s.launch_overhead_handoff_s = handoff.value_or(s.launch_overhead_p90_s);
 }
 
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {

@@ -108,11 +108,14 @@ TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
   EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
 }
 
-TEST(Scenario, TheHandedOverPaceNeedsTheMedian) {
+TEST(Scenario, TheHandedOverPaceNeedsTheMedianAndIsTheSlowTenthsUnlessGiven) {
   EXPECT_DOUBLE_EQ(parse(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_handoff=\"35us\""})
                        .system.launch_overhead_handoff_s,
                    35e-6);
-  EXPECT_EQ(parse(kTrain, {"system.launch_overhead=\"25us\""}).system.launch_overhead_handoff_s, 0);
+  EXPECT_DOUBLE_EQ(parse(kTrain, {"system.launch_overhead=\"25us\"", "system.launch_overhead_p90=\"31us\""})
+                       .system.launch_overhead_handoff_s,
+                   31e-6);
+  EXPECT_DOUBLE_EQ(parse(kTrain, {"system.launch_overhead=\"25us\""}).system.launch_overhead_handoff_s, 25e-6);
   const std::string err = error_of(kTrain, {"system.launch_overhead_handoff=\"35us\""});
   EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
 }
