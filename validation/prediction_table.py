@@ -128,12 +128,13 @@ GOALS = [
      ("gpu-serve/in-process/h100-0254/", "gpu-serve/local/h100-0254/")),
     ("the last five H100 machines served, their hosts' launches at the pace their pinned passes showed on the "
      "lease, each pass drawn from their spread on one vCPU, a pass handed between threads at the pace the "
-     "lease's turns showed where it ran them (02:31 and 02:53), and their stacks timed there (issue 6)",
+     "lease's turns showed where it ran them (02:31 and 02:53), else at its slow tenth, and their stacks timed "
+     "there (issue 6)",
      ("gpu-serve/local/h100-1856-day/", "gpu-serve/local/h100-0027-day/", "gpu-serve/local/h100-0036-day/",
       "gpu-serve/local/h100-0234-day/", "gpu-serve/local/h100-0254-day/")),
     ("the last four H100 machines, in process and served, predicted before they were mapped: their hosts' pace, "
-     "spread and turns pooled from the leases before each (validation/host_pace.py over every earlier map), the "
-     "latest earlier stacks (issue 6)",
+     "spread and turns (else the slow tenth) pooled from the leases before each (validation/host_pace.py over "
+     "every earlier map), the latest earlier stacks (issue 6)",
      tuple(f"gpu-serve/{deployment}/h100-{lease}-history/" for lease in ("0027", "0036", "0234", "0254")
            for deployment in ("in-process", "local"))),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
