@@ -47,8 +47,8 @@ PINNED = re.compile(r" b(\d+) \| threads=\d+ \| pinned g[^ ]+ cpu(\d+)$")
 TURNS = re.compile(r" b(\d+) \| threads=\d+ \| turns-\d+ g[^ ]+ cpu(\d+)$")
 
 
-def pinned_passes(path, batch, mode=PINNED):
-    """{cpu: [ms, ...]} of the pinned passes (or those of another `mode`) at `batch` in a
+def passes_of(path, batch, mode=PINNED):
+    """{cpu: [ms, ...]} of the passes of one mode (pinned, or taken in turns) at `batch` in a
     pass_after_idle.py file."""
     with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         rows = json.load(f)["benchmarks"]
@@ -94,30 +94,36 @@ def main():
         if not a.scenario:
             ap.error("--dlsim needs --scenario")
         a.kernels = launches(a.dlsim, a.scenario, a.set)
-    passes = {(path, cpu): times for path in a.raw for cpu, times in pinned_passes(path, a.batch).items()}
+    maps = " ".join(a.raw)
+
+    def per_kernel(ms):
+        """A pass's time over its launches, as a case states it."""
+        return f"{round(1e3 * ms / a.kernels, 1)}us"
+
+    passes = {(path, cpu): times for path in a.raw for cpu, times in passes_of(path, a.batch).items()}
     if not passes:
-        sys.exit(f"{' '.join(a.raw)}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
+        sys.exit(f"{maps}: no pinned passes at batch {a.batch} (run pass_after_idle.py with --modes pin)")
     every = sorted(t for times in passes.values() for t in times)
     per_cpu = sorted(statistics.median(times) for times in passes.values())
     tenths = statistics.quantiles(every, n=10)
-    pace = [f"{round(1e3 * ms / a.kernels, 1)}us" for ms in (statistics.median(every), tenths[0], tenths[-1])]
-    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs of {len(a.raw)} map(s): median {statistics.median(every):.2f} "
-          f"ms, P10 {tenths[0]:.2f}, P90 {tenths[-1]:.2f} (per CPU {per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel "
-          f"of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
+    pace = [per_kernel(ms) for ms in (statistics.median(every), tenths[0], tenths[-1])]
+    print(f"{len(every)} pinned passes at batch {a.batch} on {len(passes)} CPUs of {len(a.raw)} map(s): median "
+          f"{statistics.median(every):.2f} ms, P10 {tenths[0]:.2f}, P90 {tenths[-1]:.2f} (per CPU "
+          f"{per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
     within = spread(passes)
     print(f"a pass over its CPU's median at P{', P'.join(map(str, SPREAD_PERCENTILES))}: "
           f"system.launch_spread = [{within.replace(',', ', ')}]")
-    turns = sorted(t for path in a.raw for times in pinned_passes(path, a.batch, TURNS).values() for t in times)
-    handoff = f"{round(1e3 * statistics.median(turns) / a.kernels, 1)}us" if turns else None
+    turns = [t for path in a.raw for times in passes_of(path, a.batch, TURNS).values() for t in times]
+    handoff = per_kernel(statistics.median(turns)) if turns else None
     if turns:
         print(f"{len(turns)} passes taken in turns by four threads: median {statistics.median(turns):.2f} ms; "
               f"system.launch_overhead_handoff = \"{handoff}\"")
-    if a.check_handoff is not None and handoff != a.check_handoff:
-        sys.exit(f"{' '.join(a.raw)}: the time per kernel handed over is {handoff}, not {a.check_handoff}")
     if a.check is not None and pace != a.check:
-        sys.exit(f"{' '.join(a.raw)}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
+        sys.exit(f"{maps}: the times per kernel are {' '.join(pace)}, not {' '.join(a.check)}")
     if a.check_spread is not None and within != a.check_spread:
-        sys.exit(f"{' '.join(a.raw)}: the spread is {within}, not {a.check_spread}")
+        sys.exit(f"{maps}: the spread is {within}, not {a.check_spread}")
+    if a.check_handoff is not None and handoff != a.check_handoff:
+        sys.exit(f"{maps}: the time per kernel handed over is {handoff}, not {a.check_handoff}")
 
 
 if __name__ == "__main__":

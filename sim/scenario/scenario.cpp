@@ -108,16 +108,20 @@ WorkloadSpec read_workload(TableReader& r, const fs::path& base) {
   return w;
 }
 
+constexpr const char* kHostPaceTool = "validation/host_pace.py prints it from pinned passes";
+
+// Whether the scenario gives system.launch_overhead (the median), which `key` describes the
+// host around; a problem at `key` if not.
+bool has_median_pace(TableReader& r, const std::string& key, const std::string& what) {
+  if (r.has("launch_overhead")) return true;
+  r.problem(key, "", what + " around system.launch_overhead", "give system.launch_overhead (the median) too");
+  return false;
+}
+
 // A pass's time per kernel over its median on one CPU of the host, at perf::kSpreadPercentiles.
 void read_launch_spread(TableReader& r, SystemSpec& s) {
   const auto spread = r.numbers("launch_spread");
-  if (!spread) return;
-  const std::string suggestion = "validation/host_pace.py prints it from pinned passes";
-  if (!r.has("launch_overhead")) {
-    r.problem("launch_spread", "", "a spread around system.launch_overhead",
-              "give system.launch_overhead (the median) too");
-    return;
-  }
+  if (!spread || !has_median_pace(r, "launch_spread", "a spread")) return;
   const size_t count = perf::kSpreadPercentiles.size();
   bool ascending = spread->size() == count;
   for (size_t i = 0; ascending && i < count; ++i)
@@ -127,7 +131,7 @@ void read_launch_spread(TableReader& r, SystemSpec& s) {
               fmt::format("{} ratios in (0, 10], ascending: the time per kernel over its median at P1, P5, P10, P25, "
                           "P50, P75, P90, P95 and P99",
                           count),
-              suggestion);
+              kHostPaceTool);
     return;
   }
   s.launch_spread = *spread;
@@ -139,28 +143,22 @@ void read_launch_band(TableReader& r, SystemSpec& s) {
   const auto p90 = r.quantity("launch_overhead_p90", UnitKind::time);
   s.launch_overhead_p10_s = p10.value_or(s.launch_overhead_s);
   s.launch_overhead_p90_s = p90.value_or(s.launch_overhead_s);
-  if ((p10 || p90) && !r.has("launch_overhead")) {
-    r.problem(p10 ? "launch_overhead_p10" : "launch_overhead_p90", "", "a band around system.launch_overhead",
-              "give system.launch_overhead (the median) too");
-    return;
-  }
+  if ((p10 || p90) && !has_median_pace(r, p10 ? "launch_overhead_p10" : "launch_overhead_p90", "a band")) return;
   if (p10 && *p10 > s.launch_overhead_s)
     r.problem("launch_overhead_p10", format_time(*p10),
               fmt::format("at most system.launch_overhead ({}): the host's fast tenth", format_time(s.launch_overhead_s)),
-              "validation/host_pace.py prints the three from pinned passes");
+              kHostPaceTool);
   if (p90 && *p90 < s.launch_overhead_s)
     r.problem("launch_overhead_p90", format_time(*p90),
               fmt::format("at least system.launch_overhead ({}): the host's slow tenth", format_time(s.launch_overhead_s)),
-              "validation/host_pace.py prints the three from pinned passes");
+              kHostPaceTool);
 }
 
 // The host's time per kernel in a pass whose thread took over from another's; where not
 // given, the host's slow tenth (read_launch_band first).
 void read_launch_handoff(TableReader& r, SystemSpec& s) {
   const auto handoff = r.quantity("launch_overhead_handoff", UnitKind::time);
-  if (handoff && !r.has("launch_overhead"))
-    r.problem("launch_overhead_handoff", format_time(*handoff), "a pace beside system.launch_overhead",
-              "give system.launch_overhead (the median) too");
+  if (handoff) has_median_pace(r, "launch_overhead_handoff", "a pace");
   s.launch_overhead_handoff_s = handoff.value_or(s.launch_overhead_p90_s);
 }
 
