@@ -102,6 +102,10 @@ GOALS = [
      cpu_serving("devbox-epyc-genoa-2256")),
     ("the third machine's kind serving ResNet-50, calibrated that day and then measured blind",
      cpu_serving("devbox-epyc-genoa-resnet50")),
+    ("the third machine's kind six hours later (2026-11-27 05:09), measured blind, batch 1 on one thread run "
+     "while the hypervisor stole 2-7%", cpu_serving("devbox-epyc-genoa-0510")),
+    ("the same runs predicted from the profiles the VM was calibrated with straight after them",
+     cpu_serving("devbox-epyc-genoa-0510-recalibrated")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

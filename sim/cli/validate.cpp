@@ -1,6 +1,7 @@
 // dlsim validate: predicts every measured case and reports the error per case and group.
 //   dlsim validate [CASES.toml...] [--format table|json|markdown]
-// Each prediction runs in its own process (one SimGrid engine per process).  Exit status 1
+// Each prediction runs in its own process (one SimGrid engine per process), once for all the
+// cases that ask it.  Exit status 1
 // when a group's mean absolute percentage error passes its committed bound or a case cannot
 // be predicted.
 #include <algorithm>
@@ -41,10 +42,20 @@ struct Outcome {
   bool in_band = false;
 };
 
-Outcome predict_case(const scenario::ValidationCase& c) {
-  Outcome o;
-  o.c = &c;
-  const auto child = run_in_child([&c](std::string& output) {
+// What one prediction answers: a scenario with its overrides, or a kernel.  Cases that ask
+// the same question (a configuration's throughput, P99, busy share and server phases) share
+// one answer, since a prediction depends on nothing else.
+std::string question_of(const scenario::ValidationCase& c) {
+  if (c.kernel)
+    return fmt::format("kernel\n{}\n{}\n{}\n{}", c.kernel->signature, c.kernel->phase, c.kernel->device,
+                       c.kernel->profile);
+  std::string question = "scenario\n" + c.scenario;
+  for (const auto& o : c.overrides) question += "\n" + o.key + "=" + o.value;
+  return question;
+}
+
+ChildResult answer(const scenario::ValidationCase& c) {
+  return run_in_child([&c](std::string& output) {
     try {
       const auto& catalog = scenario::builtin_catalog();
       if (c.kernel) {
@@ -61,6 +72,15 @@ Outcome predict_case(const scenario::ValidationCase& c) {
       return 1;
     }
   });
+}
+
+Outcome predict_case(const scenario::ValidationCase& c, std::map<std::string, ChildResult>& answers) {
+  Outcome o;
+  o.c = &c;
+  const std::string question = question_of(c);
+  auto known = answers.find(question);
+  if (known == answers.end()) known = answers.emplace(question, answer(c)).first;
+  const ChildResult& child = known->second;
   if (child.status != 0) {
     o.error = child.output.empty() ? fmt::format("prediction exited with status {}", child.status) : child.output;
     return o;
@@ -193,7 +213,8 @@ void add_validate_command(CLI::App& app) {
     for (const auto& p : paths)
       for (auto& c : scenario::load_cases(p)) cases.push_back(std::move(c));
     std::vector<Outcome> outcomes;
-    for (const auto& c : cases) outcomes.push_back(predict_case(c));
+    std::map<std::string, ChildResult> answers;
+    for (const auto& c : cases) outcomes.push_back(predict_case(c, answers));
     const auto groups = groups_of(outcomes);
     std::cout << (*format == "json" ? to_json(outcomes, groups).dump(2) + "\n" : to_text(outcomes, groups, *format == "markdown"));
     for (const auto& g : groups)

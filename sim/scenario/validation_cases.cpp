@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -96,40 +97,65 @@ std::vector<ValidationCase> median_of_repeats(std::vector<ValidationCase> cases)
   return out;
 }
 
-void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase>& out) {
-  const auto data = r.string("data", true);
-  const auto scenario = r.string("scenario");
-  const auto id = r.string("id", true);
-  const auto group = r.string("group", true);
-  const auto measured = r.string("measured", true);
-  const auto predicted = r.string("predicted", true);
-  const auto bound = r.number("bound_mape_pct", 0, 1000, true);
-  const auto band = r.strings("band");
-  const bool skip_unmeasured = r.boolean("skip_unmeasured").value_or(false);
-  const auto repeated = r.string("repeated");
+// A suite reads each key from itself or, where it leaves the key out, from the file's
+// [defaults]; problems are located where the value was written.
+class SuiteKeys {
+ public:
+  SuiteKeys(TableReader& suite, TableReader* defaults) : suite_(suite), defaults_(defaults) {}
+  TableReader& operator[](const std::string& key) {
+    if (!defaults_) return suite_;
+    defaults_->allow(key);
+    return !suite_.has(key) && defaults_->has(key) ? *defaults_ : suite_;
+  }
+  // A table of `key`'s entries, the defaults' first and the suite's over them.  A value is a
+  // string, or a number or boolean written as TOML writes it (a set value is read as TOML
+  // again, as --set reads it).
+  std::vector<std::pair<std::string, std::string>> entries(const std::string& key) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (TableReader* r : {defaults_, &suite_})
+      if (const auto* t = r ? r->table(key) : nullptr)
+        for (const auto& [k, v] : *t) {
+          const std::string name(k.str());
+          auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == name; });
+          if (it == out.end()) it = out.insert(out.end(), std::pair<std::string, std::string>(name, ""));
+          if (v.is_string()) it->second = v.value_or(std::string());
+          else if (v.is_boolean() || v.is_integer() || v.is_floating_point()) it->second = show(v);
+          else r->problem(key + "." + name, show(v), "a string, number or boolean");
+        }
+    return out;
+  }
+
+ private:
+  TableReader& suite_;
+  TableReader* defaults_;
+};
+
+void read_suite(TableReader& r, TableReader* defaults, const fs::path& base, std::vector<ValidationCase>& out) {
+  SuiteKeys from(r, defaults);
+  const auto data = from["data"].string("data", true);
+  const auto scenario = from["scenario"].string("scenario");
+  const auto id = from["id"].string("id", true);
+  const auto group = from["group"].string("group", true);
+  const auto measured = from["measured"].string("measured", true);
+  const auto predicted = from["predicted"].string("predicted", true);
+  const auto bound = from["bound_mape_pct"].number("bound_mape_pct", 0, 1000, true);
+  const auto band = from["band"].strings("band");
+  const bool skip_unmeasured = from["skip_unmeasured"].boolean("skip_unmeasured").value_or(false);
+  const auto repeated = from["repeated"].string("repeated");
   if (repeated && *repeated != "median")
-    r.problem("repeated", *repeated, "\"median\" (rows of one id combined), or no key (each row a case)");
+    from["repeated"].problem("repeated", *repeated, "\"median\" (rows of one id combined), or no key (each row a case)");
   std::vector<std::pair<std::string, std::string>> kernel;
-  if (const auto* t = r.table("kernel")) {
+  if (const auto* t = from["kernel"].table("kernel")) {
     for (const auto& [k, v] : *t) kernel.emplace_back(std::string(k.str()), v.value_or(std::string()));
     for (const char* key : {"signature", "phase", "device", "profile"})
       if (std::none_of(kernel.begin(), kernel.end(), [&](const auto& kv) { return kv.first == key; }))
-        r.problem(std::string("kernel.") + key, "", "a value (kernel = { signature, phase, device, profile })");
+        from["kernel"].problem(std::string("kernel.") + key, "", "a value (kernel = { signature, phase, device, profile })");
   }
   if (scenario.has_value() == !kernel.empty())
-    r.problem("scenario", scenario.value_or(""), "either a scenario or a kernel table, not both or neither");
-  std::vector<std::pair<std::string, std::string>> where, sets;
-  // A value is a string, or a number or boolean written as TOML writes it (a set value is
-  // read as TOML again, as --set reads it).
-  for (auto [key, list] : {std::pair{"where", &where}, std::pair{"set", &sets}})
-    if (const auto* t = r.table(key))
-      for (const auto& [k, v] : *t) {
-        const std::string name(k.str());
-        if (v.is_string()) list->emplace_back(name, v.value_or(std::string()));
-        else if (v.is_boolean() || v.is_integer() || v.is_floating_point()) list->emplace_back(name, show(v));
-        else r.problem(std::string(key) + "." + name, show(v), "a string, number or boolean");
-      }
-  if (band && band->size() != 2) r.problem("band", "", "[P10 column, P90 column]");
+    from["scenario"].problem("scenario", scenario.value_or(""), "either a scenario or a kernel table, not both or neither");
+  const auto where = from.entries("where");
+  const auto sets = from.entries("set");
+  if (band && band->size() != 2) from["band"].problem("band", "", "[P10 column, P90 column]");
   r.finish();
   if (!data || !id || !group || !measured || !predicted || !bound || scenario.has_value() == !kernel.empty()) return;
   const std::string file = (base / *data).lexically_normal().string();
@@ -140,17 +166,18 @@ void read_suite(TableReader& r, const fs::path& base, std::vector<ValidationCase
     for (const auto& [column, value] : where) take = take && row.fields.count(column) && row.fields.at(column) == value;
     if (!take || (skip_unmeasured && !is_number(row, *measured))) continue;
     ValidationCase c;
-    c.id = fill(*id, row, table.columns, r, "id");
-    c.group = fill(*group, row, table.columns, r, "group");
-    if (scenario) c.scenario = (base / fill(*scenario, row, table.columns, r, "scenario")).lexically_normal().string();
+    c.id = fill(*id, row, table.columns, from["id"], "id");
+    c.group = fill(*group, row, table.columns, from["group"], "group");
+    if (scenario)
+      c.scenario = (base / fill(*scenario, row, table.columns, from["scenario"], "scenario")).lexically_normal().string();
     if (!kernel.empty()) {
       std::map<std::string, std::string> k;
-      for (const auto& [key, value] : kernel) k[key] = fill(value, row, table.columns, r, "kernel." + key);
+      for (const auto& [key, value] : kernel) k[key] = fill(value, row, table.columns, from["kernel"], "kernel." + key);
       c.kernel = KernelQuery{k["signature"], k["phase"], k["device"],
                              (base / k["profile"]).lexically_normal().string()};
     }
     for (const auto& [key, value] : sets)
-      c.overrides.push_back(parse_override(key + "=" + fill(value, row, table.columns, r, "set." + key)));
+      c.overrides.push_back(parse_override(key + "=" + fill(value, row, table.columns, from["set"], "set." + key)));
     c.predicted_key = *predicted;
     c.measured = number(row, *measured, file);
     if (band && band->size() == 2) {
@@ -173,15 +200,18 @@ std::vector<ValidationCase> load_cases(const std::string& path) {
   ProblemList problems;
   TableReader top(root, "", problems);
   std::vector<ValidationCase> out;
+  std::optional<TableReader> defaults;
+  if (const auto* t = top.table("defaults")) defaults.emplace(*t, "defaults", problems);
   if (const auto* suites = top.array_of_tables("suite")) {
     size_t i = 0;
     for (const auto& suite : *suites) {
       TableReader r(*suite.as_table(), fmt::format("suite[{}]", i++), problems);
-      read_suite(r, fs::path(path).parent_path(), out);
+      read_suite(r, defaults ? &*defaults : nullptr, fs::path(path).parent_path(), out);
     }
   } else {
     top.problem("suite", "", "at least one [[suite]]");
   }
+  if (defaults) defaults->finish();
   top.finish();
   problems.throw_if_any();
   return out;

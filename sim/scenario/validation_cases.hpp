@@ -16,6 +16,9 @@
 //   measured  column of the measured value; band = [P10 column, P90 column] (optional)
 //   predicted key of `dlsim run --format json` to compare with (e.g. throughput_images_per_s)
 //   bound_mape_pct  the group's committed bound on mean absolute percentage error
+// and may start with a [defaults] table of the same keys, which every suite takes where it
+// leaves a key out; its `set` and `where` entries are merged with each suite's, the suite's
+// winning (a file's shared profile paths are written once).
 #include <optional>
 #include <string>
 #include <vector>

@@ -76,5 +76,58 @@ TEST(ValidationCases, RepeatsAskingForDifferentPredictionsAreAnError) {
                InputError);
 }
 
+fs::path write_with_defaults(const std::string& name, const std::string& defaults) {
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::create_directories(dir);
+  std::ofstream(dir / "runs.csv") << "model,threads,images_per_s\nresnet18,1,20.5\nresnet18,2,47.3\n";
+  std::ofstream(dir / "cases.toml") << defaults
+                                    << "\n[[suite]]\nwhere = { threads = \"1\" }\ngroup = \"one\"\n"
+                                       "set = { \"system.threads\" = \"{threads}\" }\n"
+                                       "\n[[suite]]\nwhere = { threads = \"2\" }\ngroup = \"two\"\n"
+                                       "set = { \"system.profile\" = \"other.toml\" }\nbound_mape_pct = 20\n";
+  return dir / "cases.toml";
+}
+
+// What every suite of a file shares is written once: a suite takes each key it leaves out
+// from [defaults], and its set entries join the defaults' (its own winning).
+TEST(ValidationCases, SuitesTakeWhatTheyLeaveOutFromDefaults) {
+  const auto cases = load_cases(write_with_defaults("dlsim_cases_defaults",
+                                                    "[defaults]\ndata = \"runs.csv\"\nscenario = \"s.toml\"\n"
+                                                    "set = { \"system.profile\" = \"p.toml\", \"workload.batch\" = 8 }\n"
+                                                    "id = \"{model} t{threads}\"\nmeasured = \"images_per_s\"\n"
+                                                    "predicted = \"throughput_images_per_s\"\nbound_mape_pct = 10\n")
+                                    .string());
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].id, "resnet18 t1");
+  EXPECT_EQ(cases[0].group, "one");
+  EXPECT_DOUBLE_EQ(cases[0].bound_mape_pct, 10);
+  ASSERT_EQ(cases[0].overrides.size(), 3u);
+  EXPECT_EQ(cases[0].overrides[0].key, "system.profile");
+  EXPECT_EQ(cases[0].overrides[0].value, "p.toml");
+  EXPECT_EQ(cases[0].overrides[2].key, "system.threads");
+  EXPECT_EQ(cases[0].overrides[2].value, "1");
+  EXPECT_EQ(cases[1].group, "two");
+  EXPECT_DOUBLE_EQ(cases[1].bound_mape_pct, 20);
+  ASSERT_EQ(cases[1].overrides.size(), 2u);
+  EXPECT_EQ(cases[1].overrides[0].value, "other.toml");
+}
+
+// A wrong key in [defaults] is reported once, at the line that wrote it.
+TEST(ValidationCases, AWrongDefaultIsReportedAtItsLine) {
+  try {
+    load_cases(write_with_defaults("dlsim_cases_defaults_wrong",
+                                   "[defaults]\ndata = \"runs.csv\"\nscenario = \"s.toml\"\nid = \"{model}\"\n"
+                                   "measured = \"images_per_s\"\npredicted = \"throughput_images_per_s\"\n"
+                                   "bound_mape_pct = 10\nbound_mape = 12\n")
+                   .string());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("cases.toml:8"), std::string::npos) << message;
+    EXPECT_NE(message.find("bound_mape_pct"), std::string::npos) << message;
+    EXPECT_EQ(message.find("bound_mape ", message.find("bound_mape ") + 1), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace dlsim::scenario
