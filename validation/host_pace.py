@@ -27,7 +27,9 @@ And the spread of a pass about its CPU's median (system.launch_spread): each pin
 pass's time over the median of the passes pinned to its CPU, at P1, P5, P10, P25, P50,
 P75, P90, P95 and P99 (dlsim's perf::kSpreadPercentiles), rounded to 0.01.  A served run
 with one client keeps its thread on one CPU (phases_where), so its passes spread as one
-CPU's do; --check-spread exits 1 unless they are the ones given.
+CPU's do; --check-spread exits 1 unless they are the ones given.  With it, how a pass's
+ratio correlates with the next one's on its CPU: slow passes come in spells, which dlsim's
+independent draws leave out.
 
 And, where the file has the turns mode's passes (four threads taking the passes in turn),
 the time per kernel at their median: a pass whose thread took over from another's, as a
@@ -65,6 +67,17 @@ def spread(passes):
     ratios = [t / statistics.median(times) for times in passes.values() for t in times]
     percentiles = statistics.quantiles(ratios, n=100)
     return ",".join(f"{round(percentiles[p - 1], 2):g}" for p in SPREAD_PERCENTILES)
+
+
+def consecutive_correlation(passes):
+    """The correlation of each pinned pass's time over its CPU's median with the next one's
+    on the same CPU, in the order they were timed: how long a slow spell lasts, which dlsim
+    leaves out (it draws every pass on its own)."""
+    pairs = []
+    for times in passes.values():
+        median = statistics.median(times)
+        pairs += zip([t / median for t in times], [t / median for t in times[1:]])
+    return statistics.correlation(*zip(*pairs))
 
 
 def launches(dlsim, scenario, sets):
@@ -112,7 +125,8 @@ def main():
           f"{per_cpu[0]:.2f}-{per_cpu[-1]:.2f}); per kernel of {a.kernels}: {pace[0]} (P10 {pace[1]}, P90 {pace[2]})")
     within = spread(passes)
     print(f"a pass over its CPU's median at P{', P'.join(map(str, SPREAD_PERCENTILES))}: "
-          f"system.launch_spread = [{within.replace(',', ', ')}]")
+          f"system.launch_spread = [{within.replace(',', ', ')}]; consecutive passes on one CPU correlate "
+          f"{consecutive_correlation(passes):.2f} (not modelled: each pass is drawn on its own)")
     turns = [t for path in a.raw for times in passes_of(path, a.batch, TURNS).values() for t in times]
     handoff = per_kernel(statistics.median(turns)) if turns else None
     if turns:

@@ -1,9 +1,12 @@
 #include "cli/process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
@@ -29,11 +32,26 @@ int run_program(const std::vector<std::string>& argv, const std::string& stdout_
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-ChildResult run_in_child(const std::function<int(std::string& output)>& work) {
+namespace {
+
+// A forked child at work, its output read from `pipe` until the child closes it.
+struct Running {
+  size_t index = 0;
+  pid_t pid = -1;
+  int pipe = -1;
+};
+
+// Forks a child that runs `work` and writes its output to a pipe; the result's status is
+// -1 when no child could be started.
+ChildResult start_child(const std::function<int(std::string& output)>& work, Running& running) {
   int fds[2];
   if (pipe(fds) != 0) return {-1, "cannot create a pipe"};
   const pid_t pid = fork();
-  if (pid < 0) return {-1, "cannot fork"};
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return {-1, "cannot fork"};
+  }
   if (pid == 0) {
     close(fds[0]);
     std::string output;
@@ -46,14 +64,55 @@ ChildResult run_in_child(const std::function<int(std::string& output)>& work) {
     _exit(code);
   }
   close(fds[1]);
-  ChildResult result;
-  char buffer[65536];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) result.output.append(buffer, static_cast<size_t>(n));
-  close(fds[0]);
+  running.pid = pid;
+  running.pipe = fds[0];
+  return {};
+}
+
+int exit_status(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+std::vector<ChildResult> run_in_children(size_t count, const std::function<int(size_t i, std::string& output)>& work,
+                                         size_t parallel) {
+  std::vector<ChildResult> results(count);
+  std::vector<Running> running;
+  size_t next = 0;
+  char buffer[65536];
+  while (next < count || !running.empty()) {
+    while (next < count && running.size() < std::max<size_t>(parallel, 1)) {
+      Running child{next, -1, -1};
+      results[next] = start_child([&work, i = next](std::string& output) { return work(i, output); }, child);
+      ++next;
+      if (child.pid >= 0) running.push_back(child);
+    }
+    if (running.empty()) continue;
+    std::vector<pollfd> fds;
+    for (const auto& child : running) fds.push_back({child.pipe, POLLIN, 0});
+    if (poll(fds.data(), fds.size(), -1) < 0) continue;
+    for (size_t k = running.size(); k-- > 0;) {
+      if (fds[k].revents == 0) continue;
+      ChildResult& result = results[running[k].index];
+      const ssize_t n = read(running[k].pipe, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        result.output.append(buffer, static_cast<size_t>(n));
+        continue;
+      }
+      close(running[k].pipe);
+      result.status = exit_status(running[k].pid);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  return results;
+}
+
+ChildResult run_in_child(const std::function<int(std::string& output)>& work) {
+  return run_in_children(1, [&work](size_t, std::string& output) { return work(output); }, 1).front();
 }
 
 std::string find_tool(const std::string& name, const std::string& build_relative, const char* env_variable) {

@@ -18,6 +18,10 @@ struct ChildResult {
   std::string output;
 };
 ChildResult run_in_child(const std::function<int(std::string& output)>& work);
+// Runs work(0) ... work(count - 1), each in a forked child, at most `parallel` at a time;
+// the results are in the order of i, whichever child ends first.
+std::vector<ChildResult> run_in_children(size_t count, const std::function<int(size_t i, std::string& output)>& work,
+                                         size_t parallel);
 
 // A program shipped beside dlsim in the build tree (kernels/...), or on PATH; the
 // environment variable, when set, wins.

@@ -1,7 +1,7 @@
 // dlsim validate: predicts every measured case and reports the error per case and group.
 //   dlsim validate [CASES.toml...] [--format table|json|markdown]
 // Each prediction runs in its own process (one SimGrid engine per process), once for all the
-// cases that ask it.  Exit status 1
+// cases that ask it, as many at a time as the machine has cores.  Exit status 1
 // when a group's mean absolute percentage error passes its committed bound or a case cannot
 // be predicted.
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,33 +55,51 @@ std::string question_of(const scenario::ValidationCase& c) {
   return question;
 }
 
-ChildResult answer(const scenario::ValidationCase& c) {
-  return run_in_child([&c](std::string& output) {
-    try {
-      const auto& catalog = scenario::builtin_catalog();
-      if (c.kernel) {
-        output = price_kernel(*c.kernel, false, catalog).dump();
-        return 0;
-      }
-      const auto spec = scenario::load_scenario(c.scenario, c.overrides, catalog);
-      const auto model = scenario::load_model(spec.workload.model);
-      const auto prediction = predict(spec, model, catalog);
-      output = report::run_json(spec, model, catalog, prediction ? &*prediction : nullptr).dump();
+// Predicts one case in the calling process (a child's): its run's JSON, or the error.
+int answer(const scenario::ValidationCase& c, std::string& output) {
+  try {
+    const auto& catalog = scenario::builtin_catalog();
+    if (c.kernel) {
+      output = price_kernel(*c.kernel, false, catalog).dump();
       return 0;
-    } catch (const std::exception& e) {
-      output = e.what();
-      return 1;
     }
-  });
+    const auto spec = scenario::load_scenario(c.scenario, c.overrides, catalog);
+    const auto model = scenario::load_model(spec.workload.model);
+    const auto prediction = predict(spec, model, catalog);
+    output = report::run_json(spec, model, catalog, prediction ? &*prediction : nullptr).dump();
+    return 0;
+  } catch (const std::exception& e) {
+    output = e.what();
+    return 1;
+  }
 }
 
-Outcome predict_case(const scenario::ValidationCase& c, std::map<std::string, ChildResult>& answers) {
+// Every case's answer: each question asked once, in a child process of its own, as many at
+// a time as the machine has cores.
+struct Answers {
+  std::vector<ChildResult> asked;  // one per question
+  std::vector<size_t> of_case;     // each case's question
+  const ChildResult& operator[](size_t c) const { return asked[of_case[c]]; }
+};
+
+Answers answers_of(const std::vector<scenario::ValidationCase>& cases) {
+  Answers out;
+  std::map<std::string, size_t> questions;
+  std::vector<const scenario::ValidationCase*> first;
+  for (const auto& c : cases) {
+    const auto [it, added] = questions.emplace(question_of(c), first.size());
+    if (added) first.push_back(&c);
+    out.of_case.push_back(it->second);
+  }
+  out.asked = run_in_children(
+      first.size(), [&first](size_t i, std::string& output) { return answer(*first[i], output); },
+      std::max(1u, std::thread::hardware_concurrency()));
+  return out;
+}
+
+Outcome predict_case(const scenario::ValidationCase& c, const ChildResult& child) {
   Outcome o;
   o.c = &c;
-  const std::string question = question_of(c);
-  auto known = answers.find(question);
-  if (known == answers.end()) known = answers.emplace(question, answer(c)).first;
-  const ChildResult& child = known->second;
   if (child.status != 0) {
     o.error = child.output.empty() ? fmt::format("prediction exited with status {}", child.status) : child.output;
     return o;
@@ -212,9 +231,9 @@ void add_validate_command(CLI::App& app) {
     std::vector<scenario::ValidationCase> cases;
     for (const auto& p : paths)
       for (auto& c : scenario::load_cases(p)) cases.push_back(std::move(c));
+    const Answers answers = answers_of(cases);
     std::vector<Outcome> outcomes;
-    std::map<std::string, ChildResult> answers;
-    for (const auto& c : cases) outcomes.push_back(predict_case(c, answers));
+    for (size_t i = 0; i < cases.size(); ++i) outcomes.push_back(predict_case(cases[i], answers[i]));
     const auto groups = groups_of(outcomes);
     std::cout << (*format == "json" ? to_json(outcomes, groups).dump(2) + "\n" : to_text(outcomes, groups, *format == "markdown"));
     for (const auto& g : groups)
