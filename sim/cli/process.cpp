@@ -11,28 +11,14 @@
 #include <filesystem>
 
 namespace dlsim::cli {
+namespace {
 
-int run_program(const std::vector<std::string>& argv, const std::string& stdout_path) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (!stdout_path.empty()) {
-      const int fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(127);
-      close(fd);
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
+// A child's exit status once it ends (128 + the signal that ended it), or -1.
+int exit_status(pid_t pid) {
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
-
-namespace {
 
 // A forked child at work, its output read from `pipe` until the child closes it.
 struct Running {
@@ -69,13 +55,25 @@ ChildResult start_child(const std::function<int(std::string& output)>& work, Run
   return {};
 }
 
-int exit_status(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 }  // namespace
+
+int run_program(const std::vector<std::string>& argv, const std::string& stdout_path) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (!stdout_path.empty()) {
+      const int fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(127);
+      close(fd);
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  return exit_status(pid);
+}
 
 std::vector<ChildResult> run_in_children(size_t count, const std::function<int(size_t i, std::string& output)>& work,
                                          size_t parallel) {
