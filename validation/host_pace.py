@@ -75,8 +75,8 @@ def consecutive_correlation(passes):
     leaves out (it draws every pass on its own)."""
     pairs = []
     for times in passes.values():
-        median = statistics.median(times)
-        pairs += zip([t / median for t in times], [t / median for t in times[1:]])
+        ratios = [t / statistics.median(times) for t in times]
+        pairs += zip(ratios, ratios[1:])
     return statistics.correlation(*zip(*pairs))
 
 

@@ -39,6 +39,13 @@ InputError::InputError(std::vector<Problem> problems)
 
 InputError::InputError(Problem problem) : InputError(std::vector<Problem>{std::move(problem)}) {}
 
+void ProblemList::add(Problem problem) {
+  const std::string text = problem.to_string();
+  for (const auto& p : problems_)
+    if (p.to_string() == text) return;
+  problems_.push_back(std::move(problem));
+}
+
 void ProblemList::add(const InputError& error) {
   problems_.insert(problems_.end(), error.problems().begin(), error.problems().end());
 }

@@ -58,7 +58,9 @@ class CheckFailed : public std::runtime_error {
 // Collects problems while a parser walks its input, so that all are reported at once.
 class ProblemList {
  public:
-  void add(Problem problem) { problems_.push_back(std::move(problem)); }
+  // A problem already listed (the same place, key, value and expectation, as a case file's
+  // [defaults] meets every suite and a placeholder every row) is listed once.
+  void add(Problem problem);
   void add(const InputError& error);
   bool empty() const { return problems_.empty(); }
   // Throws InputError when any problem was added.

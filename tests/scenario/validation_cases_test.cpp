@@ -129,5 +129,23 @@ TEST(ValidationCases, AWrongDefaultIsReportedAtItsLine) {
   }
 }
 
+// A default every suite takes, wrong for every row, is one problem, not one per suite and row.
+TEST(ValidationCases, AWrongDefaultPlaceholderIsReportedOnce) {
+  try {
+    load_cases(write_with_defaults("dlsim_cases_defaults_placeholder",
+                                   "[defaults]\ndata = \"runs.csv\"\nscenario = \"s.toml\"\nid = \"{model} {thread}\"\n"
+                                   "measured = \"images_per_s\"\npredicted = \"throughput_images_per_s\"\n"
+                                   "bound_mape_pct = 10\n")
+                   .string());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    const size_t first = message.find("defaults.id");
+    ASSERT_NE(first, std::string::npos) << message;
+    EXPECT_EQ(message.find("defaults.id", first + 1), std::string::npos) << message;
+    EXPECT_NE(message.find("'threads'"), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace dlsim::scenario
