@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
-# price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
+# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread (timed
+# at the start, in the middle and at the end: the fit pools the three, since a VM's pace
+# drifts over twenty minutes and one sample caught 32.5 ms where served passes took
+# 34-45), the price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
 # that hold a team up and of its speed between, and the Python serving stack over
 # loopback and across a 5 Gbit/s veth link; then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
@@ -20,9 +22,12 @@ ops=calibration/raw/$machine-pytorch
 stack=calibration/raw/$machine-python-serving
 mkdir -p "$ops" "$stack"
 
+request_thread() { calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch request-thread "$1"; }
+
+request_thread _start
 calibration/measure_cpu.sh "$machine-pytorch" \
   "keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4" 1,2
-calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch request-thread
+request_thread ""
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
@@ -34,6 +39,7 @@ for protocol in grpc http; do
       --out "$stack/python_${protocol}_${link}.json"
   done
 done
+request_thread _end
 
 build/sim/cli/dlsim calibrate "$ops"/*.json --machine "$machine" --catalog-cpu "$catalog_cpu" \
   -o "calibration/profiles/$machine-pytorch.toml"

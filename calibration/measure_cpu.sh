@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Measures this machine's CPU kernels for some networks and keeps the raw Google Benchmark
 # JSON under calibration/raw/MACHINE/, one file per network and batch.
-#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA] [MODE]
+#   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA] [MODE] [SUFFIX]
 # VIA is pytorch (default: PyTorch's own operators, kernels/pytorch/torch_op_bench.py) or
 # onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  MODE is training
 # (default: every phase, the inference forward included) or inference (the pytorch
 # operators' inference forward alone, into NETWORK_bBATCH_infer.json: what a profile
 # timed before that phase existed needs for its inference predictions) or request-thread
 # (that forward called from a thread other than the process's main one, as a server's
-# request threads call it, into NETWORK_bBATCH_infer_thread.json).  Run it on an
+# request threads call it, into NETWORK_bBATCH_infer_thread.json; SUFFIX, when given, goes
+# before .json, so that one calibration can time that phase more than once and the fit
+# pool the repetitions).  Run it on an
 # otherwise idle machine; the JSON context records the CPU, its flags, the library
 # versions and the thread counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
@@ -18,6 +20,7 @@ models=$2
 threads=${3:-1,2}
 via=${4:-pytorch}
 mode=${5:-training}
+suffix=${6:-}
 out=calibration/raw/$machine
 mkdir -p "$out"
 for entry in $models; do
@@ -29,7 +32,7 @@ for entry in $models; do
     echo "measuring $model at batch $batch, threads $threads, via $via, $mode"
     if [ "$mode" = request-thread ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --request-thread --repetitions 5 --out "$out/${model}_b${batch}_infer_thread.json" 2> /dev/null
+        --request-thread --repetitions 5 --out "$out/${model}_b${batch}_infer_thread$suffix.json" 2> /dev/null
     elif [ "$mode" = inference ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --inference --repetitions 5 --out "$out/${model}_b${batch}_infer.json" 2> /dev/null
