@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread (timed
-# at the start, in the middle and at the end: the fit pools the three, since a VM's pace
-# drifts over twenty minutes and one sample caught 32.5 ms where served passes took
-# 34-45), the price of a page faulted afresh, the wake-up of a thread team, a trace of the stalls
-# that hold a team up and of its speed between, and the Python serving stack over
-# loopback and across a 5 Gbit/s veth link; then the profiles fitted from them.
+# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, both
+# inference forwards of ResNet-18 (the served network) timed again at the start and at
+# the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
+# minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
+# images/s while served runs kept to 40-45), the price of a page faulted afresh, the
+# wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
+# between, and the Python serving stack over loopback and across a 5 Gbit/s veth link;
+# then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
@@ -23,8 +25,12 @@ stack=calibration/raw/$machine-python-serving
 mkdir -p "$ops" "$stack"
 
 request_thread() { calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch request-thread "$1"; }
+served_forwards() {
+  calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch inference "$1"
+  request_thread "$1"
+}
 
-request_thread _start
+served_forwards _start
 calibration/measure_cpu.sh "$machine-pytorch" \
   "keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4" 1,2
 request_thread ""
@@ -39,7 +45,7 @@ for protocol in grpc http; do
       --out "$stack/python_${protocol}_${link}.json"
   done
 done
-request_thread _end
+served_forwards _end
 
 build/sim/cli/dlsim calibrate "$ops"/*.json --machine "$machine" --catalog-cpu "$catalog_cpu" \
   -o "calibration/profiles/$machine-pytorch.toml"

@@ -8,11 +8,11 @@
 # operators' inference forward alone, into NETWORK_bBATCH_infer.json: what a profile
 # timed before that phase existed needs for its inference predictions) or request-thread
 # (that forward called from a thread other than the process's main one, as a server's
-# request threads call it, into NETWORK_bBATCH_infer_thread.json; SUFFIX, when given, goes
-# before .json, so that one calibration can time that phase more than once and the fit
-# pool the repetitions).  Run it on an
-# otherwise idle machine; the JSON context records the CPU, its flags, the library
-# versions and the thread counts.  `dlsim calibrate --cpu` does the same and fits at once.
+# request threads call it, into NETWORK_bBATCH_infer_thread.json).  SUFFIX, when given,
+# goes before .json in either inference mode, so that one calibration can time a phase
+# more than once and the fit pool the repetitions.  Run it on an otherwise idle machine;
+# the JSON context records the CPU, its flags, the library versions and the thread
+# counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
@@ -35,7 +35,7 @@ for entry in $models; do
         --request-thread --repetitions 5 --out "$out/${model}_b${batch}_infer_thread$suffix.json" 2> /dev/null
     elif [ "$mode" = inference ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --inference --repetitions 5 --out "$out/${model}_b${batch}_infer.json" 2> /dev/null
+        --inference --repetitions 5 --out "$out/${model}_b${batch}_infer$suffix.json" 2> /dev/null
     elif [ "$via" = pytorch ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --repetitions 5 --out "$out/${model}_b${batch}.json" 2> /dev/null
