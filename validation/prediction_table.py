@@ -113,6 +113,14 @@ GOALS = [
     ("the same configurations half an hour later (06:35), measured blind, predicted from that calibration",
      cpu_serving("devbox-epyc-genoa-0635")),
     ("the same runs predicted from the calibration before it", cpu_serving("devbox-epyc-genoa-0635-dayold")),
+    ("the same configurations at 08:12, measured blind after a calibration that timed the request-thread forward "
+     "three times", cpu_serving("devbox-epyc-genoa-0812")),
+    ("the same runs predicted from the 05:26 calibration", cpu_serving("devbox-epyc-genoa-0812-previous")),
+    ("the same configurations straight after (08:27), measured blind", cpu_serving("devbox-epyc-genoa-0827")),
+    ("the same runs predicted from the 05:26 calibration", cpu_serving("devbox-epyc-genoa-0827-previous")),
+    ("the same configurations at 09:12, measured blind after a calibration that timed both ResNet-18 forwards "
+     "three times, the VM slower than all morning", cpu_serving("devbox-epyc-genoa-0912")),
+    ("the same runs predicted from the 07:51 calibration", cpu_serving("devbox-epyc-genoa-0912-previous")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
