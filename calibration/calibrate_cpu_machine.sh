@@ -5,7 +5,7 @@
 # inference forwards of ResNet-18 (the served network) timed again at the start and at
 # the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
 # minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
-# images/s while served runs kept to 40-45), the price of a page faulted afresh, the
+# images/s while the runs in process kept to 40-45), the price of a page faulted afresh, the
 # wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
 # between, and the Python serving stack over loopback and across a 5 Gbit/s veth link;
 # then the profiles fitted from them.

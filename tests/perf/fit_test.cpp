@@ -95,6 +95,23 @@ TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
   EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test", ""}).framework.kernels_from, "onednn");
 }
 
+// One kernel timed in several files (calibrate_cpu_machine.sh times the served network's
+// forwards at its start, middle and end) is one kernel: its repetitions are pooled before
+// the median is taken, and it is counted once.
+TEST(FitProfile, AKernelTimedInSeveralFilesPoolsItsRepetitions) {
+  auto start = relu_timings("start.json", "pytorch"), middle = start, end = start;
+  middle.path = "middle.json";
+  end.path = "end.json";
+  const KernelKey key{"relu fp32 n1 e1000", "fwd", 1};
+  start.times[key] = {1e-6, 1.1e-6};
+  middle.times[key] = {5e-6, 6e-6, 7e-6};
+  end.times[key] = {1.2e-6, 1.3e-6};
+  const Profile p = fit_profile({start, middle, end}, {"m", "", "test", ""});
+  EXPECT_EQ(p.measured.size(), 3u);
+  EXPECT_EQ(p.measured.at(key).repetitions, 7);
+  EXPECT_DOUBLE_EQ(p.measured.at(key).median_s, 1.3e-6);  // the middle file alone: 6 us
+}
+
 // PyTorch's operators timed on a GPU (kernels/pytorch/torch_gpu_op_bench.py) make a GPU
 // profile of the framework's kernels, not cuDNN's.
 TEST(FitProfile, PyTorchsOperatorsOnAGpuAreAFrameworksGpuProfile) {
