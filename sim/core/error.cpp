@@ -47,7 +47,7 @@ void ProblemList::add(Problem problem) {
 }
 
 void ProblemList::add(const InputError& error) {
-  problems_.insert(problems_.end(), error.problems().begin(), error.problems().end());
+  for (const auto& problem : error.problems()) add(problem);
 }
 
 void ProblemList::throw_if_any() const {
