@@ -121,7 +121,8 @@ GOALS = [
     ("the same configurations at 09:12, measured blind after a calibration that timed both ResNet-18 forwards "
      "three times, the VM slower than all morning", cpu_serving("devbox-epyc-genoa-0912")),
     ("the same runs predicted from the 07:51 calibration", cpu_serving("devbox-epyc-genoa-0912-previous")),
-    ("batch 1 on two threads served by one client and by two (09:55), measured blind; the first check of one client",
+    ("batch 1 on two threads served by one client and by two (09:55), measured blind; the first check of one client "
+     "(since then gRPC's pool thread counted from these runs' records, so no longer blind)",
      cpu_serving("devbox-epyc-genoa-concurrency")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),

@@ -19,6 +19,7 @@
 #include "perf/launch.hpp"
 #include "perf/step_allocations.hpp"
 #include "scenario/profile_reader.hpp"
+#include "scenario/scenario.hpp"
 #include "train/data_parallel.hpp"
 #include "train/parameter_server.hpp"
 #include "train/single_device.hpp"
@@ -109,14 +110,6 @@ int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catal
   return instance.cores();
 }
 
-// The cores of the machine a CPU scenario runs on: its instance's vCPUs, else one socket
-// of its catalog CPU (system.cpu), and at least its threads.
-int host_cores(const scenario::RunSpec& spec, const hardware::Catalog& catalog) {
-  if (!spec.system.instance.empty()) return catalog.instance(spec.system.instance).vcpus;
-  const auto* cpu = spec.system.cpu.empty() ? nullptr : catalog.find_cpu(spec.system.cpu);
-  return std::max(spec.system.threads, cpu ? cpu->cores_per_socket : 0);
-}
-
 // Whether a serving process's teams outnumber the machine's cores: each thread that runs
 // passes keeps a team of `threads`, its own and threads - 1 the runtime manages, and
 // libgomp counts those and the process's first thread against the cores (its "throttled"
@@ -125,7 +118,7 @@ bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog
                           std::string& notes) {
   if (!spec.serving || threads < 2) return false;
   const int teams = spec.serving->pass_threads;
-  const int cores = host_cores(spec, catalog);
+  const int cores = scenario::host_cores(spec.system, catalog);
   const int64_t managed = 1 + int64_t{teams} * (threads - 1);
   if (managed <= cores) return false;
   notes += fmt::format("{}{} threads running passes, a team of {} each: {} runtime threads on {} cores, so idle ones "
@@ -203,7 +196,7 @@ platform::ClusterSpec cpu_cluster_spec(const scenario::RunSpec& spec, const hard
                                        double stack_bytes_per_s) {
   platform::ClusterSpec c;
   c.gpus_per_node = 0;
-  c.host_cores = std::max(host_cores(spec, catalog), spec.system.threads);
+  c.host_cores = std::max(scenario::host_cores(spec.system, catalog), spec.system.threads);
   c.nic_Bps = spec.system.network_bandwidth_Bps > 0 ? spec.system.network_bandwidth_Bps : stack_bytes_per_s;
   if (!spec.system.instance.empty() && !(spec.system.network_bandwidth_Bps > 0))
     c.nic_Bps = catalog.find_nic(catalog.instance(spec.system.instance).nic)->payload_Bps();
@@ -596,7 +589,8 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
       p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
       return;
     }
-    infer::InProcessSpec in_process{host_cores(spec, catalog), 1, concurrency, requests_per_client(p.plan, concurrency),
+    infer::InProcessSpec in_process{scenario::host_cores(spec.system, catalog), 1, concurrency,
+                                    requests_per_client(p.plan, concurrency),
                                     true, client_load_s(spec, model, catalog, p.scaling),
                                     client_file_reads(spec, catalog, p.scaling)};
     in_process.copy_s = in_process_copy_s(spec, model, catalog, p);
@@ -682,7 +676,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
 void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
                   bool trace, report::Prediction& p) {
   const int threads = spec.system.threads;
-  const int cores = std::max(host_cores(spec, catalog), threads);
+  const int cores = std::max(scenario::host_cores(spec.system, catalog), threads);
   if (spec.workload.kind == scenario::WorkloadKind::train) {
     p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
   } else {

@@ -27,4 +27,8 @@ RunSpec load_scenario(const std::string& path, const std::vector<Override>& over
 RunSpec parse_scenario(const std::string& text, const std::string& source_name,
                        const std::vector<Override>& overrides, const hardware::Catalog& catalog);
 
+// The cores of the machine a CPU scenario runs on: its instance's vCPUs, else one socket of
+// its catalog CPU (system.cpu), and at least its threads.
+int host_cores(const SystemSpec& system, const hardware::Catalog& catalog);
+
 }  // namespace dlsim::scenario
