@@ -127,6 +127,8 @@ GOALS = [
     ("one client and two at batch 1 and 8, in process and over both stacks on loopback (11:15), measured blind "
      "after a calibration taken just before, with gRPC's pool thread counted", cpu_serving("devbox-epyc-genoa-one-client-1115")),
     ("the same runs predicted from the 08:49 calibration", cpu_serving("devbox-epyc-genoa-one-client-1115-previous")),
+    ("one client at batch 1 on two threads, in process and over both stacks, three rounds (11:27), measured blind",
+     cpu_serving("devbox-epyc-genoa-one-client-rounds")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
