@@ -129,6 +129,8 @@ GOALS = [
     ("the same runs predicted from the 08:49 calibration", cpu_serving("devbox-epyc-genoa-one-client-1115-previous")),
     ("one client at batch 1 on two threads, in process and over both stacks, three rounds (11:27), measured blind",
      cpu_serving("devbox-epyc-genoa-one-client-rounds")),
+    ("one client behind the 5 Gbit/s link and four clients on loopback, batches 1 and 8 on two threads (11:43), "
+     "new configurations measured blind", cpu_serving("devbox-epyc-genoa-1143")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
