@@ -376,18 +376,21 @@ constexpr int kPythonGrpcWorkers = 8;  // kernels/net/serving_stack.py: serve(wo
 //
 // The pool (Python's ThreadPoolExecutor) hands a request to a worker that has gone back
 // idle, and starts a new one otherwise.  A closed loop sends its next request as soon as
-// the answer is back; where the pass's team, the clients and gRPC's poller outnumber the
-// host's cores, the worker that answered has not got back by then, and the pool runs the
-// requests in flight on one thread more (recorded, validation/data/serving_latencies_*:
-// on a 2-vCPU VM one client's passes ran on 2 threads in all 4 runs and two clients' at
-// batch 1 on 3 in all 60; on a 16-vCPU GPU host at 4 threads one client's on 1 in 12 runs,
-// four clients' on 4 in 9 of 11).
+// the answer is back; where the pass's team, gRPC's poller and the clients on the same
+// host outnumber its cores, the worker that answered has not got back by then, and the
+// pool runs the requests in flight on one thread more (recorded,
+// validation/data/serving_latencies_*: on a 2-vCPU VM one client's passes ran on 2 threads
+// in all 4 runs and two clients' at batch 1 on 3 in all 60; on a 16-vCPU GPU host at 4
+// threads one client's on 1 in 12 runs, four clients' on 4 in 9 of 11; measured blind
+// after, on the 2-vCPU VM at 2 threads one client's on 2 in all 8 runs, four clients' on 5
+// in all 4).
 int default_pass_threads(const ServingSpec& s, int threads, int cores) {
   if (s.deployment == "in-process") return s.concurrency;
   if (s.stack == "native") return s.instances;
   if (s.arrival != "closed") return kPythonGrpcWorkers;
   if (s.protocol != "grpc") return s.concurrency;
-  const bool crowded = threads + s.concurrency + 1 > cores;
+  const int local_clients = s.deployment == "local" ? s.concurrency : 0;
+  const bool crowded = threads + 1 + local_clients > cores;
   return std::min(s.concurrency + (crowded ? 1 : 0), kPythonGrpcWorkers);
 }
 
