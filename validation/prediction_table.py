@@ -125,7 +125,8 @@ GOALS = [
      "(since then gRPC's pool thread counted from these runs' records, so no longer blind)",
      cpu_serving("devbox-epyc-genoa-concurrency")),
     ("one client and two at batch 1 and 8, in process and over both stacks on loopback (11:15), measured blind "
-     "after a calibration taken just before, with gRPC's pool thread counted", cpu_serving("devbox-epyc-genoa-one-client-1115")),
+     "after a calibration taken just before, with gRPC's pool thread counted",
+     cpu_serving("devbox-epyc-genoa-one-client-1115")),
     ("the same runs predicted from the 08:49 calibration", cpu_serving("devbox-epyc-genoa-one-client-1115-previous")),
     ("one client at batch 1 on two threads, in process and over both stacks, three rounds (11:27), measured blind",
      cpu_serving("devbox-epyc-genoa-one-client-rounds")),

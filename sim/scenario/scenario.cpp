@@ -382,8 +382,8 @@ constexpr int kPythonGrpcWorkers = 8;  // kernels/net/serving_stack.py: serve(wo
 // validation/data/serving_latencies_*: on a 2-vCPU VM one client's passes ran on 2 threads
 // in all 4 runs and two clients' at batch 1 on 3 in all 60; on a 16-vCPU GPU host at 4
 // threads one client's on 1 in 12 runs, four clients' on 4 in 9 of 11; measured blind
-// after, on the 2-vCPU VM at 2 threads one client's on 2 in all 8 runs, four clients' on 5
-// in all 4).
+// after, on the 2-vCPU VM at 2 threads one client's on 2 in all 14 runs, two clients' on 3
+// in 3 of 4, four clients' on 5 in all 4).
 int default_pass_threads(const ServingSpec& s, int threads, int cores) {
   if (s.deployment == "in-process") return s.concurrency;
   if (s.stack == "native") return s.instances;
