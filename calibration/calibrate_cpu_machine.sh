@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, both
-# inference forwards of ResNet-18 (the served network) timed again at the start and at
+# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
+# five networks' inference forwards timed inside whole passes (kernels/pytorch/in_pass.py),
+# ResNet-18's (the served network's) inference forwards timed again, each way, at the start and at
 # the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
 # minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
 # images/s while the runs in process kept to 40-45), the price of a page faulted afresh, the
@@ -14,7 +15,7 @@
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
-# after a build (build/sim/cli/dlsim); it takes about 24 minutes on 2 vCPUs.
+# after a build (build/sim/cli/dlsim); it takes about 31 minutes on 2 vCPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
@@ -24,16 +25,18 @@ ops=calibration/raw/$machine-pytorch
 stack=calibration/raw/$machine-python-serving
 mkdir -p "$ops" "$stack"
 
+networks="keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4"
 request_thread() { calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch request-thread "$1"; }
 served_forwards() {
   calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch inference "$1"
   request_thread "$1"
+  calibration/measure_cpu.sh "$machine-pytorch" "resnet18:1,8,32" 1,2 pytorch in-pass "$1"
 }
 
 served_forwards _start
-calibration/measure_cpu.sh "$machine-pytorch" \
-  "keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4" 1,2
+calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2
 request_thread ""
+calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2 pytorch in-pass
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \

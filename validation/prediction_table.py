@@ -132,6 +132,15 @@ GOALS = [
      cpu_serving("devbox-epyc-genoa-one-client-rounds")),
     ("one client behind the 5 Gbit/s link and four clients on loopback, batches 1 and 8 on two threads (11:43), "
      "new configurations measured blind", cpu_serving("devbox-epyc-genoa-1143")),
+    ("one client and two at batch 1 and 8 (13:41), measured blind after a calibration that timed operators inside "
+     "whole passes", cpu_serving("devbox-epyc-genoa-1341")),
+    ("the same runs priced from that calibration's loop-timed operators alone",
+     cpu_serving("devbox-epyc-genoa-1341-loop")),
+    ("ResNet-50 one client at batch 1 and 8 on two threads (13:49), measured blind after it",
+     cpu_serving("devbox-epyc-genoa-resnet50-1341")),
+    ("the same runs priced from loop-timed operators alone", cpu_serving("devbox-epyc-genoa-resnet50-1341-loop")),
+    ("MobileNetV2, a network no calibration timed, one client at batch 1 and 8 (13:45), measured blind",
+     cpu_serving("devbox-epyc-genoa-mobilenet-v2-1341")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -1,27 +1,40 @@
 #!/usr/bin/python3
 """How far a network's whole forward pass is from the sum of its operators timed one by
-one, as dlsim prices a CPU pass (each operator's calls summed from a profile whose
-operators torch_op_bench.py timed, each in a loop of its own).
+one, as dlsim prices a CPU pass from a profile: each operator in a loop of its own (phase
+infer), or inside whole passes (phase infer_pass, in_pass.py, as calibrate_cpu_machine.sh
+times them).
 
     /usr/bin/python3 kernels/pytorch/pass_vs_operators.py --model resnet18 --batch 1 \
-        --threads 2 [--passes 20] [--calls 10] >> OUT.jsonl
+        --threads 2 [--passes 20] [--calls 10] [--dlsim build/sim/cli/dlsim] >> OUT.jsonl
 
 In one process, on the main thread, in eval mode without gradients: the median of
 --passes whole forwards (after five untimed), then each leaf module's call of one
 forward, replayed on the input it had there, --calls times after three untimed, its
 median; the medians summed over the forward's calls.  Module calls leave out what a
 forward does between modules (ResNet's residual adds, reshapes), under 1% of a pass.
-One JSON line: the model, batch, threads, calls, pass_ms, operators_ms, their ratio,
-the parameter and buffer bytes, and the time (UTC) it ended.
+With --dlsim, also the network's calls as dlsim lists them (`dlsim model --format csv`)
+timed inside passes by in_pass.py, one pass at a time between whole forwards, --passes
+rounds, so that both meet the machine at the same pace (the VM's moved by up to 75%
+within minutes): the sum of each signature's median time per call, against the median of
+the forwards between; glibc's heap then serves every output warm, as the calibration
+times operators (torch_op_bench.steady_state_allocator), so that neither pays page faults.  One JSON line: the model, batch, threads, calls, pass_ms,
+operators_ms, their ratio, with --dlsim in_pass_ms, pass_between_ms and in_pass_ratio, the
+parameter and buffer bytes, and the time (UTC) it ended.
 """
 import argparse
+import collections
 import datetime
 import json
 import statistics
+import subprocess
+import tempfile
 import time
 
 import torch
 import torchvision
+
+import in_pass
+import torch_op_bench
 
 
 def leaf_calls(model, x):
@@ -46,6 +59,29 @@ def median_s(fn, repeats, warmups):
     return statistics.median(times)
 
 
+def in_pass_against_forwards(name, model, x, dlsim, rounds):
+    """(the sum over the pass's calls of each signature's median in-pass time per call, the
+    median whole forward), one in-pass pass and one forward a round, alternating."""
+    listing = subprocess.run([dlsim, "model", name, "--batch", str(x.shape[0]), "--format", "csv"],
+                             capture_output=True, text=True, check=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
+        f.write(listing)
+        f.flush()
+        texts = in_pass.read_pass(f.name)
+    calls = []
+    for text in texts:
+        call = torch_op_bench.inference_call(torch_op_bench.parse_signature(text))
+        if call is not None:
+            calls.append((text, *call))
+    per_call, forwards = collections.defaultdict(list), []
+    for _ in range(rounds):
+        for sig, timed in in_pass.time_passes(calls, 1, 0.0, warmup=1).items():
+            per_call[sig].append(timed.times[0])
+        forwards.append(median_s(lambda: model(x), 1, 0))
+    count = collections.Counter(sig for sig, _, _ in calls)
+    return sum(count[sig] * statistics.median(ts) for sig, ts in per_call.items()), statistics.median(forwards)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", required=True)
@@ -53,20 +89,29 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--passes", type=int, default=20)
     parser.add_argument("--calls", type=int, default=10)
+    parser.add_argument("--dlsim", help="dlsim's binary: time the calls inside passes too")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
+    if args.dlsim:
+        torch_op_bench.steady_state_allocator()  # as the calibration times: no page faults in either
     model = getattr(torchvision.models, args.model)().eval()
     x = torch.randn(args.batch, 3, 224, 224)
     with torch.no_grad():
         forward_s = median_s(lambda: model(x), args.passes, 5)
         calls = leaf_calls(model, x)
         operators_s = sum(median_s(lambda: m(inp), args.calls, 3) for m, inp in calls)
+        in_pass_s, between_s = (in_pass_against_forwards(args.model, model, x, args.dlsim, args.passes)
+                                if args.dlsim else (None, None))
     weight_bytes = sum(t.numel() * t.element_size() for t in list(model.parameters()) + list(model.buffers()))
-    print(json.dumps({"model": args.model, "batch": args.batch, "threads": args.threads, "calls": len(calls),
-                      "pass_ms": round(1e3 * forward_s, 3), "operators_ms": round(1e3 * operators_s, 3),
-                      "ratio": round(forward_s / operators_s, 4), "weight_bytes": weight_bytes,
-                      "torch": torch.__version__,
-                      "finished_utc": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M:%S")}), flush=True)
+    row = {"model": args.model, "batch": args.batch, "threads": args.threads, "calls": len(calls),
+           "pass_ms": round(1e3 * forward_s, 3), "operators_ms": round(1e3 * operators_s, 3),
+           "ratio": round(forward_s / operators_s, 4)}
+    if in_pass_s:
+        row.update({"in_pass_ms": round(1e3 * in_pass_s, 3), "pass_between_ms": round(1e3 * between_s, 3),
+                    "in_pass_ratio": round(between_s / in_pass_s, 4)})
+    row.update({"weight_bytes": weight_bytes, "torch": torch.__version__,
+                "finished_utc": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M:%S")})
+    print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,10 @@ runs on, without a rule per case.  Each phase is what autograd runs:
                HTTP or gRPC server's request threads call it (both modes; --request-thread
                times only this one): on two threads PyTorch's operators run slower there
                (libgomp's teams), ResNet-18 at batch 1 20-26 ms a pass instead of 14
+  infer_pass, infer_pass_thread
+               the inference forward timed inside whole passes of a network, on the main
+               thread and on a request thread (--in-pass, in_pass.py): weights cold, inputs
+               as the previous operator leaves them
   bwd_data     the gradient of its input (all gradients for batch norm and the rest)
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
@@ -48,6 +52,7 @@ import torch
 import torch.nn.functional as F
 
 import benchmark_file
+import in_pass
 
 
 def parse_signature(text, dtypes=("fp32",)):
@@ -104,7 +109,8 @@ IN_PLACE = {"relu": torch.relu_, "relu6": lambda t: F.relu6(t, inplace=True),
 
 
 def in_place_forward(sig, training):
-    """The operator applied in place to a tensor that is not a leaf (autograd records it)."""
+    """(function, data inputs): the operator applied in place to a tensor that is not a leaf
+    (autograd records it)."""
     n, e = get(sig, "n"), get(sig, "e")
     x = leaf(n, e, grad=training).clone()
     if sig["op"] == "add":
@@ -113,8 +119,8 @@ def in_place_forward(sig, training):
         def add():
             for o in others:
                 x.add_(o)
-        return add
-    return lambda: IN_PLACE[sig["op"]](x)
+        return add, [x, *others]
+    return (lambda: IN_PLACE[sig["op"]](x)), [x]
 
 
 def forward_of(sig, training):
@@ -238,18 +244,26 @@ def first_touch(sig):
     return {"fresh": fresh, "warm": lambda: warm.fill_(1.0)}
 
 
-def inference_forward(sig):
-    """{"infer": the operator as an inference loop calls it (eval mode, under no_grad)}, or {}
-    for operators inference skips.  Batch norm differs most from its training forward: it
-    applies the running statistics instead of computing the batch's (0.22 against 2.1 ms
-    for 8x32x112x112 on two Zen 5 threads)."""
+def inference_call(sig):
+    """(function, data inputs) of the operator as inference calls it (eval mode; the caller
+    holds no_grad), or None for operators inference skips.  Batch norm differs most from
+    its training forward: it applies the running statistics instead of computing the
+    batch's (0.22 against 2.1 ms for 8x32x112x112 on two Zen 5 threads)."""
     if sig["op"] in ("dropout", "softmax_cross_entropy"):
+        return None
+    return in_place_forward(sig, False) if sig["op"] in IN_PLACE else forward_of(sig, False)[:2]
+
+
+def inference_forward(sig):
+    """{"infer": the operator as an inference loop calls it, under no_grad}, or {} for
+    operators inference skips."""
+    call = inference_call(sig)
+    if call is None:
         return {}
-    fn = in_place_forward(sig, False) if sig["op"] in IN_PLACE else forward_of(sig, False)[0]
 
     def infer():
         with torch.no_grad():
-            fn()
+            call[0]()
     return {"infer": infer}
 
 
@@ -285,7 +299,7 @@ def phases_of(sig, training):
     if not training:
         return inference
     fn, data, weights = forward_of(sig, True)
-    phases = {"fwd": in_place_forward(sig, True) if sig["op"] in IN_PLACE else fn, **inference}
+    phases = {"fwd": in_place_forward(sig, True)[0] if sig["op"] in IN_PLACE else fn, **inference}
     out = fn()  # the gradients come from an out-of-place graph of their own
     grad_out = torch.randn_like(out)
     if sig["op"] in ("add", "concat"):
@@ -378,26 +392,55 @@ def time_signature(text, threads, training, a, request_thread):
     return rows
 
 
+def in_pass_rows(texts, threads, a, request_thread):
+    """Rows for the calls of one pass (in_pass.py) on `threads` threads, on the main thread
+    or, given one, the request thread; a call that cannot be built is one errored row and
+    the pass runs without it."""
+    phase = in_pass.REQUEST_THREAD_PHASE if request_thread else in_pass.PHASE
+    calls, failed, rows = [], set(), []
+    for text in texts:
+        try:
+            call = inference_call(parse_signature(text))
+        except (ValueError, RuntimeError) as e:
+            if text not in failed:
+                failed.add(text)
+                rows.append({"name": f"{text} | threads={threads} | {phase}", "run_type": "iteration",
+                             "error_occurred": True, "error_message": str(e)})
+            continue
+        if call is not None:
+            calls.append((text, *call))
+    run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
+    timed = request_thread.submit(run).result() if request_thread else run()
+    for text, t in timed.items():
+        rows += benchmark_file.timing_rows(f"{text} | threads={threads} | {phase}", t, threads)
+    print(f"torch_op_bench: a pass of {len(calls)} calls on {threads} thread(s), {phase}", file=sys.stderr)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--signatures", required=True, help="one dlsim kernel signature per line")
+    ap.add_argument("--signatures", required=True,
+                    help="one dlsim kernel signature per line; with --in-pass, `dlsim model --format csv`")
     ap.add_argument("--threads", default="1", help="comma-separated thread counts")
     ap.add_argument("--inference", action="store_true", help="forward kernels only, under no_grad")
     ap.add_argument("--request-thread", action="store_true",
                     help="the inference forward only, called from a request thread (phase infer_thread)")
+    ap.add_argument("--in-pass", action="store_true",
+                    help="every call of an inference pass timed inside whole passes (phases infer_pass and "
+                         "infer_pass_thread, in_pass.py)")
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--min-time", type=float, default=0.05, help="seconds per repetition at least")
     ap.add_argument("--out", required=True, help="Google Benchmark JSON to write")
     a = ap.parse_args()
     try:
         threads = [int(t) for t in a.threads.split(",")]
-        signatures = read_signatures(a.signatures)
+        signatures = in_pass.read_pass(a.signatures) if a.in_pass else read_signatures(a.signatures)
     except (OSError, ValueError) as e:
         print(f"torch_op_bench: {e}", file=sys.stderr)
         return 2
     torch.manual_seed(0)
     allocator = steady_state_allocator()
-    training = not (a.inference or a.request_thread)
+    training = not (a.inference or a.request_thread or a.in_pass)
     request_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # one, reused, as a server's
     rows = []
     # The request thread's phases come after every main-thread one: once a second thread
@@ -409,12 +452,16 @@ def main():
         for t in threads:
             torch.set_num_threads(t)
             request_thread.submit(torch.set_num_threads, t).result()
+            if a.in_pass:
+                rows += in_pass_rows(signatures, t, a, request_thread if on_request_thread else None)
+                continue
             for text in signatures:
                 rows += time_signature(text, t, training, a, request_thread if on_request_thread else None)
+    mode = ("passes" if a.in_pass else "training" if training
+            else "inference from a request thread" if a.request_thread else "inference")
     context = benchmark_file.machine_context(
         __file__, framework="pytorch", torch_version=torch.__version__, onednn_version=onednn_version(),
-        threads=a.threads, allocator=allocator,
-        mode="training" if training else "inference from a request thread" if a.request_thread else "inference")
+        threads=a.threads, allocator=allocator, mode=mode)
     benchmark_file.write(a.out, context, rows)
     return 0
 

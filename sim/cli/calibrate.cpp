@@ -46,22 +46,39 @@ std::string join(const std::vector<int>& values) {
 }
 
 // The command that times the signatures in `kernels` into `json`: PyTorch's own operators
-// (kernels/pytorch/torch_op_bench.py) or oneDNN and BLAS directly (kernels/cpu).
-std::vector<std::string> bench_command(const CalibrateOptions& o, const std::string& kernels, const std::string& json) {
+// (kernels/pytorch/torch_op_bench.py; with `in_pass`, `kernels` is the model's CSV and
+// each call is timed inside whole inference passes) or oneDNN and BLAS directly
+// (kernels/cpu).
+std::vector<std::string> bench_command(const CalibrateOptions& o, const std::string& kernels, const std::string& json,
+                                       bool in_pass = false) {
   if (o.via == "pytorch") {
     const char* python = std::getenv("DLSIM_PYTHON");
     const char* script = std::getenv("DLSIM_TORCH_OP_BENCH");
-    return {python && *python ? python : (fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"),
-            script && *script ? script : DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py",
-            "--signatures", kernels, "--threads", join(o.threads), "--repetitions", std::to_string(o.repetitions),
-            "--out", json};
+    std::vector<std::string> command{
+        python && *python ? python : (fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"),
+        script && *script ? script : DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py",
+        "--signatures", kernels, "--threads", join(o.threads), "--repetitions", std::to_string(o.repetitions),
+        "--out", json};
+    if (in_pass) command.insert(command.end(), {"--in-pass", "--min-time", "0.2"});
+    return command;
   }
   return {find_tool("dlsim-cpu-bench", "../../kernels/cpu/dlsim-cpu-bench", "DLSIM_CPU_BENCH"), "--signatures", kernels,
           "--threads", join(o.threads), fmt::format("--benchmark_repetitions={}", o.repetitions),
           "--benchmark_min_time=0.05", "--benchmark_out=" + json, "--benchmark_out_format=json"};
 }
 
-// Times every kernel of each model and batch; returns the raw files.
+void run_bench(const CalibrateOptions& o, const std::vector<std::string>& command, const std::string& input) {
+  const int status = run_program(command, "/dev/null");
+  if (status == 0) return;
+  throw UnrunnableError(fmt::format(
+      "{} {} exited with status {} timing {} ({})", command[0], o.via == "pytorch" ? command[1] : "", status, input,
+      o.via == "pytorch" ? "it needs PyTorch: apt-get install python3-torch, or set DLSIM_PYTHON to a Python "
+                           "that has it; --via onednn times oneDNN directly"
+                         : "set DLSIM_CPU_BENCH to dlsim-cpu-bench's path if it is not beside dlsim"));
+}
+
+// Times every kernel of each model and batch, and through PyTorch each inference pass's
+// calls inside whole passes too; returns the raw files.
 std::vector<std::string> measure_cpu(const CalibrateOptions& o) {
   fs::create_directories(o.raw_dir);
   std::vector<std::string> files;
@@ -74,17 +91,17 @@ std::vector<std::string> measure_cpu(const CalibrateOptions& o) {
         sig << report::model_text(graph, batch, graph::DataType::fp32, report::Format::kernels);
       }
       std::cerr << fmt::format("calibrate: timing {} at batch {} on {} thread(s)\n", graph.name(), batch, join(o.threads));
-      const auto command = bench_command(o, stem + ".kernels", stem + ".json");
-      const int status = run_program(command, "/dev/null");
-      if (status != 0)
-        throw UnrunnableError(fmt::format(
-            "{} {} exited with status {} timing {} ({})", command[0], o.via == "pytorch" ? command[1] : "", status,
-            stem + ".kernels",
-            o.via == "pytorch" ? "it needs PyTorch: apt-get install python3-torch, or set DLSIM_PYTHON to a Python "
-                                 "that has it; --via onednn times oneDNN directly"
-                               : "set DLSIM_CPU_BENCH to dlsim-cpu-bench's path if it is not beside dlsim"));
+      run_bench(o, bench_command(o, stem + ".kernels", stem + ".json"), stem + ".kernels");
       fs::remove(stem + ".kernels");
       files.push_back(stem + ".json");
+      if (o.via != "pytorch") continue;
+      {
+        std::ofstream listing(stem + ".csv");
+        listing << report::model_text(graph, batch, graph::DataType::fp32, report::Format::csv);
+      }
+      run_bench(o, bench_command(o, stem + ".csv", stem + "_in_pass.json", true), stem + ".csv");
+      fs::remove(stem + ".csv");
+      files.push_back(stem + "_in_pass.json");
     }
   }
   return files;

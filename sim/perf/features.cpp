@@ -142,7 +142,10 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase) 
   return {e * per, word(s) * streams(s.op, phase) * e};
 }
 
-bool is_inference_phase(const std::string& phase) { return phase == "infer" || phase == kInferOnRequestThread; }
+bool is_inference_phase(const std::string& phase) {
+  return phase == "infer" || phase == kInferOnRequestThread || phase == kInferInPass ||
+         phase == kInferInPassOnRequestThread;
+}
 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }
 

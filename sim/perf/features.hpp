@@ -46,8 +46,14 @@ std::string feature_names();  // for messages
 // process's main thread: libgomp then starts a team of threads for every parallel region
 // (kernels/pytorch/torch_op_bench.py).
 inline constexpr const char* kInferOnRequestThread = "infer_thread";
+// The same two, timed inside whole passes of a network rather than each in a loop of its
+// own (kernels/pytorch/in_pass.py): weights read cold, inputs as the previous operator
+// leaves them.  Where a profile has them, a pass is priced from them.
+inline constexpr const char* kInferInPass = "infer_pass";
+inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
 
-// An eval, no-grad forward: "infer" or kInferOnRequestThread ("fwd" is training's).
+// An eval, no-grad forward: "infer", kInferOnRequestThread or either in-pass phase ("fwd"
+// is training's).
 bool is_inference_phase(const std::string& phase);
 
 // Throws std::invalid_argument for an operator or phase it does not know.

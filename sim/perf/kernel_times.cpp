@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -77,6 +78,30 @@ bool KernelTimes::has_phase(const std::string& op, const std::string& phase) con
   return op_phases_.count({op, phase}) > 0;
 }
 
+std::string KernelTimes::priced_as(const std::string& op) const {
+  static const std::set<std::string> activations = {"relu6",    "leaky_relu", "sigmoid",    "tanh",
+                                                    "hardswish", "hardsigmoid", "silu", "gelu"};
+  const auto timed = [&](const std::string& o) {
+    const auto it = op_phases_.lower_bound({o, ""});
+    return it != op_phases_.end() && it->first == o;
+  };
+  return activations.count(op) && !timed(op) && timed("relu") ? "relu" : op;
+}
+
+// An elementwise activation nobody timed, priced as the ReLU on the same tensor: each reads
+// and writes every element once, and on a CPU the memory, not the arithmetic, decides.
+std::optional<Answer> KernelTimes::as_timed_activation(const kernels::Signature& sig, const std::string& phase,
+                                                       int threads) const {
+  const std::string as = priced_as(sig.op);
+  if (as == sig.op) return std::nullopt;
+  auto a = from_profile(kernels::parse_signature(as + sig.text.substr(sig.op.size())), phase, threads);
+  if (!a) return std::nullopt;
+  a->rel_error = std::hypot(a->rel_error, kScalingError);
+  a->source = Source::scaled;
+  a->basis += fmt::format("; {} priced as the {} on the same elements (never timed itself)", sig.op, as);
+  return a;
+}
+
 bool KernelTimes::known_absent(const std::string& signature, const std::string& phase, int threads) const {
   if (std::find(threads_.begin(), threads_.end(), threads) == threads_.end() && !threads_.empty())
     threads = threads_.front();
@@ -121,6 +146,7 @@ Answer KernelTimes::at_measured_threads(const kernels::Signature& sig, const std
   if (auto a = from_profile(sig, phase, threads)) return *a;
   if (auto a = other_dtype(sig, phase)) return *a;
   if (auto a = training_forward(sig, phase)) return *a;
+  if (auto a = as_timed_activation(sig, phase, threads)) return *a;
   return fallback(sig, phase, threads);
 }
 

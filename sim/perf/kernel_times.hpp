@@ -66,6 +66,10 @@ class KernelTimes {
   // Whether the profile times or fits this operator's phase at all (e.g. "infer", the
   // inference forward, which profiles timed before it existed lack).
   bool has_phase(const std::string& op, const std::string& phase) const;
+  // The operator whose timings price `op`: itself, or for an elementwise activation the
+  // profile never timed in any phase (MobileNetV2's ReLU6 in a profile of ResNets), the
+  // ReLU it timed.
+  std::string priced_as(const std::string& op) const;
   // Whether these are a GPU's times (a GPU profile, or a GPU's roofline).
   bool on_gpu() const { return options_.gpu.has_value(); }
 
@@ -78,6 +82,8 @@ class KernelTimes {
   Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> other_dtype(const kernels::Signature& sig, const std::string& phase) const;
   std::optional<Answer> training_forward(const kernels::Signature& sig, const std::string& phase) const;
+  std::optional<Answer> as_timed_activation(const kernels::Signature& sig, const std::string& phase,
+                                            int threads) const;
   void carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
   // A model fitted to other kernels can extrapolate below what a GPU's memory allows: a
   // fitted GPU time is at least the time the profile's GPU needs to move the kernel's bytes.

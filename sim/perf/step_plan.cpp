@@ -106,13 +106,18 @@ struct Builder {
   // norm applies running statistics instead of computing the batch's), and as a request
   // thread calls it beside another team on more than one thread where that was timed too
   // (kInferOnRequestThread; one thread starts no team of threads, so the other teams do
-  // not matter there).  A CPU profile that timed only the training forward prices it
-  // (PyTorch's CPU batch norm in eval mode is another kernel, 10x faster on the Zen 5); a
-  // GPU's, where the eval forward moves fewer bytes, carries it there by the rooflines
-  // (KernelTimes); one that timed neither leaves the eval forward to the roofline.
+  // not matter there).  Either timed inside whole passes comes first (kInferInPass: a loop
+  // keeps an operator's weights in the caches, a pass reads them cold).  A CPU profile
+  // that timed only the training forward prices it (PyTorch's CPU batch norm in eval mode
+  // is another kernel, 10x faster on the Zen 5); a GPU's, where the eval forward moves
+  // fewer bytes, carries it there by the rooflines (KernelTimes); one that timed neither
+  // leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
-    const std::string op = kernels::operator_of(sig);
-    if (oversubscribed && threads > 1 && times.has_phase(op, kInferOnRequestThread)) return kInferOnRequestThread;
+    const std::string op = times.priced_as(kernels::operator_of(sig));
+    if (oversubscribed && threads > 1)
+      for (const char* phase : {kInferInPassOnRequestThread, kInferOnRequestThread})
+        if (times.has_phase(op, phase)) return phase;
+    if (times.has_phase(op, kInferInPass)) return kInferInPass;
     if (times.has_phase(op, "infer") || !times.has_phase(op, "fwd")) return "infer";
     const auto parsed = kernels::parse_signature(sig);
     const bool eval_does_less = kernel_features(parsed, "infer").bytes < kernel_features(parsed, "fwd").bytes;

@@ -45,14 +45,31 @@ TEST(KernelTimes, MeasuredInterpolatedFitted) {
   EXPECT_NEAR(other.seconds, 40e-6, 1e-12);
 }
 
+TEST(KernelTimes, AnActivationNeverTimedIsPricedAsTheReluOnItsElements) {
+  // ReLU6 and tanh read and write every element once, as the ReLU the profile fitted
+  // does; an operator of another kind is not priced so.
+  const Profile p = relu_profile();
+  const KernelTimes times(p, {});
+  EXPECT_EQ(times.priced_as("relu6"), "relu");
+  EXPECT_EQ(times.priced_as("softmax"), "softmax");
+  const Answer a = times.time("relu6 fp32 n1 e64", "fwd", 1);
+  EXPECT_EQ(a.source, Source::scaled);
+  EXPECT_NEAR(a.seconds, times.time("relu fp32 n1 e64", "fwd", 1).seconds, 1e-15);
+  EXPECT_GT(a.rel_error, times.time("relu fp32 n1 e64", "fwd", 1).rel_error);
+  EXPECT_NE(a.basis.find("relu6 priced as the relu"), std::string::npos) << a.basis;
+  Profile timed = p;
+  timed.fits.push_back({"relu6", "fp32", "fwd", 1, {"one"}, {5e-6}, 0, 3});
+  EXPECT_EQ(KernelTimes(timed, {}).priced_as("relu6"), "relu6");
+}
+
 TEST(KernelTimes, NoBasisIsAnErrorUnlessTheFallbackIsAllowed) {
   const Profile p = relu_profile();
-  EXPECT_THROW(KernelTimes(p, {}).time("tanh fp32 n2 e8", "fwd", 1), UnrunnableError);
+  EXPECT_THROW(KernelTimes(p, {}).time("softmax fp32 n2 e8", "fwd", 1), UnrunnableError);
   LookupOptions options;
   options.allow_fallback = true;
   options.fallback_flops_per_s = 1e9;
   options.fallback_bytes_per_s = 1e9;
-  const Answer a = KernelTimes(p, options).time("tanh fp32 n2 e8", "fwd", 1);
+  const Answer a = KernelTimes(p, options).time("softmax fp32 n2 e8", "fwd", 1);
   EXPECT_EQ(a.source, Source::fallback);
   EXPECT_NEAR(a.seconds, 128 / 1e9, 1e-15);  // bytes dominate: 128 B at 1 GB/s
   EXPECT_DOUBLE_EQ(a.rel_error, 1.0);

@@ -107,6 +107,27 @@ TEST(StepPlan, AnOversubscribedPassRunsTheForwardTimedSoOnMoreThanOneThread) {
   EXPECT_EQ(count(resnet18_pass(profile, 2, false), kInferOnRequestThread), 0u);
 }
 
+TEST(StepPlan, APassRunsTheForwardTimedInsidePassesWhereTheProfileHasIt) {
+  // Convolutions timed inside whole passes, on the main thread and on a request thread, as
+  // well as each in a loop; batch norm in loops only.  A pass asks the convolutions for the
+  // in-pass phase of its thread (the request thread's only where it is crowded, on more
+  // than one thread) and batch norm for its loop-timed phases as before.
+  Profile profile;
+  for (const char* phase : {"infer", kInferOnRequestThread, kInferInPass, kInferInPassOnRequestThread})
+    profile.fits.push_back({"conv2d", "fp32", phase, 1, {"one"}, {1e-6}, 0, 3});
+  for (const char* phase : {"infer", kInferOnRequestThread})
+    profile.fits.push_back({"batch_norm", "fp32", phase, 1, {"one"}, {1e-6}, 0, 3});
+  const StepPlan alone = resnet18_pass(profile, 2, false);
+  EXPECT_EQ(count(alone, kInferInPass, "conv2d"), 20u);
+  EXPECT_EQ(count(alone, kInferInPass), 20u);
+  EXPECT_EQ(count(alone, "infer", "batch_norm"), 20u);
+  const StepPlan crowded = resnet18_pass(profile, 2, true);
+  EXPECT_EQ(count(crowded, kInferInPassOnRequestThread, "conv2d"), 20u);
+  EXPECT_EQ(count(crowded, kInferOnRequestThread, "batch_norm"), 20u);
+  EXPECT_EQ(count(crowded, kInferInPass), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, true), kInferInPass, "conv2d"), 20u);
+}
+
 // A profile that timed the team wake-up on two threads: 160 us after idle, 100 idle, 28
 // back to back, so 32 us a wake; a crowded server's pass on two threads pays one per operator
 // (ResNet-18 at batch 8: 68 operators), the caller's CPU spinning through them; a pass on

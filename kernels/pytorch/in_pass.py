@@ -1,0 +1,74 @@
+"""Operators timed inside whole inference passes, as a served network runs them, rather
+than each in a loop of its own (torch_op_bench.py's --in-pass mode).
+
+A loop keeps one operator's weights and input in the caches; a pass reads every weight
+once, cold, and hands each operator the output its predecessor has just written.  On the
+2-vCPU Genoa VM (2026-11-27) the sum of loop-timed operators missed ResNet-18's batch-1
+pass on two threads by 10-24% and MobileNetV2's batch-8 one by 27%, while the same
+operators timed here, interleaved with real torchvision passes, summed within 0-7% of
+them at batches 1 and 8 (kernels/pytorch/pass_vs_operators.py has the comparison).
+
+Every call of the pass gets tensors of its own, so that weights are as cold as a real
+network's.  Before each timed call its data inputs are rewritten in place by the same
+team of threads (x *= 1), untimed: as a real pass's predecessor leaves them, warm in the
+caches of the threads that wrote them.  Each repetition runs whole passes for at least
+min_time; an operator's figure is its time per call over those passes, every call of its
+signature in the pass pooled.
+"""
+import collections
+import csv
+import math
+import time
+
+import torch
+
+import benchmark_file
+
+# The first phase is a pass on the process's main thread; the second on a server's
+# request thread (infer_thread's counterpart).
+PHASE, REQUEST_THREAD_PHASE = "infer_pass", "infer_pass_thread"
+
+
+def read_pass(path):
+    """The kernel signature of every call of an inference pass, in order, from `dlsim model
+    NET --batch N --format csv` (training-only layers left out)."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        if not {"kernel", "train_only"} <= set(reader.fieldnames or []):
+            raise ValueError(f"{path}: not `dlsim model --format csv` output (no kernel and train_only columns)")
+        return [r["kernel"] for r in reader if r["kernel"] and r["train_only"] == "0"]
+
+
+def time_passes(calls, repetitions, min_time, warmup=2):
+    """{signature: benchmark_file.Timed} for calls [(signature, fn, inputs)] run as passes:
+    seconds (and process CPU seconds) per call of each signature, one figure per
+    repetition; the `warmup` first passes stay out."""
+    def one_pass(wall, cpu):
+        for i, (_, fn, inputs) in enumerate(calls):
+            for t in inputs:
+                t.mul_(1.0)
+            c, s = time.process_time(), time.perf_counter()
+            fn()
+            wall[i] += time.perf_counter() - s
+            cpu[i] += time.process_time() - c
+
+    with torch.no_grad():
+        start = time.perf_counter()
+        for _ in range(warmup):
+            one_pass([0.0] * len(calls), [0.0] * len(calls))
+        first = (time.perf_counter() - start) / max(warmup, 1)
+        passes = max(1, math.ceil(min_time / max(first, 1e-9)))
+        count = collections.Counter(sig for sig, _, _ in calls)
+        times, cpu_times = collections.defaultdict(list), collections.defaultdict(list)
+        for _ in range(repetitions):
+            wall, cpu = [0.0] * len(calls), [0.0] * len(calls)
+            for _ in range(passes):
+                one_pass(wall, cpu)
+            per_sig_wall, per_sig_cpu = collections.Counter(), collections.Counter()
+            for (sig, _, _), w, c in zip(calls, wall, cpu):
+                per_sig_wall[sig] += w
+                per_sig_cpu[sig] += c
+            for sig in count:
+                times[sig].append(per_sig_wall[sig] / (passes * count[sig]))
+                cpu_times[sig].append(per_sig_cpu[sig] / (passes * count[sig]))
+    return {sig: benchmark_file.Timed(times[sig], cpu_times[sig], passes * count[sig]) for sig in count}
