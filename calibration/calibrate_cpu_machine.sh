@@ -3,8 +3,8 @@
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
 # 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
 # five networks' inference forwards timed inside whole passes (kernels/pytorch/in_pass.py),
-# ResNet-18's (the served network's) inference forwards timed again, each way, at the start and at
-# the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
+# the served network's (ResNet-18's) inference forwards timed again, each way, at the start
+# and at the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
 # minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
 # images/s while the runs in process kept to 40-45), the price of a page faulted afresh, the
 # wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
@@ -15,7 +15,7 @@
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
-# after a build (build/sim/cli/dlsim); it takes about 31 minutes on 2 vCPUs.
+# after a build (build/sim/cli/dlsim); it takes about 30 minutes on 2 vCPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1

@@ -3,10 +3,10 @@ than each in a loop of its own (torch_op_bench.py's --in-pass mode).
 
 A loop keeps one operator's weights and input in the caches; a pass reads every weight
 once, cold, and hands each operator the output its predecessor has just written.  On the
-2-vCPU Genoa VM (2026-11-27) the sum of loop-timed operators missed ResNet-18's batch-1
-pass on two threads by 10-24% and MobileNetV2's batch-8 one by 27%, while the same
-operators timed here, interleaved with real torchvision passes, summed within 0-7% of
-them at batches 1 and 8 (kernels/pytorch/pass_vs_operators.py has the comparison).
+2-vCPU Genoa VM (2026-11-27, validation/data/pass_vs_operators_devbox_genoa_1356.jsonl,
+by kernels/pytorch/pass_vs_operators.py) real torchvision passes of ResNet-18, MobileNetV2
+and ResNet-50 at batches 1 and 8 came within -2..+13% of the operators timed here,
+interleaved with them, and -1..+28% from the same operators timed in loops.
 
 Every call of the pass gets tensors of its own, so that weights are as cold as a real
 network's.  Before each timed call its data inputs are rewritten in place by the same

@@ -17,9 +17,10 @@ timed inside passes by in_pass.py, one pass at a time between whole forwards, --
 rounds, so that both meet the machine at the same pace (the VM's moved by up to 75%
 within minutes): the sum of each signature's median time per call, against the median of
 the forwards between; glibc's heap then serves every output warm, as the calibration
-times operators (torch_op_bench.steady_state_allocator), so that neither pays page faults.  One JSON line: the model, batch, threads, calls, pass_ms,
-operators_ms, their ratio, with --dlsim in_pass_ms, pass_between_ms and in_pass_ratio, the
-parameter and buffer bytes, and the time (UTC) it ended.
+times operators (torch_op_bench.steady_state_allocator), so that neither pays page
+faults.  One JSON line: the model, batch, threads, calls, pass_ms, operators_ms, their
+ratio, with --dlsim in_pass_ms, pass_between_ms and in_pass_ratio, the parameter and
+buffer bytes, and the time (UTC) it ended.
 """
 import argparse
 import collections
