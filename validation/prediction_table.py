@@ -141,6 +141,8 @@ GOALS = [
     ("the same runs priced from loop-timed operators alone", cpu_serving("devbox-epyc-genoa-resnet50-1341-loop")),
     ("MobileNetV2, a network no calibration timed, one client at batch 1 and 8 (13:45), measured blind",
      cpu_serving("devbox-epyc-genoa-mobilenet-v2-1341")),
+    ("the 13:41 configurations and one remote and four local clients at 14:19, measured blind, the VM slower than "
+     "the calibration by 30-45%", cpu_serving("devbox-epyc-genoa-1420")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
