@@ -143,6 +143,9 @@ GOALS = [
      cpu_serving("devbox-epyc-genoa-mobilenet-v2-1341")),
     ("the 13:41 configurations and one remote and four local clients at 14:19, measured blind, the VM slower than "
      "the calibration by 30-45%", cpu_serving("devbox-epyc-genoa-1420")),
+    ("the same runs predicted from the calibration taken straight after them (14:28)",
+     cpu_serving("devbox-epyc-genoa-1420-recalibrated")),
+    ("the same configurations at 14:58, measured blind after that calibration", cpu_serving("devbox-epyc-genoa-1458")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
