@@ -29,14 +29,14 @@ import benchmark_file
 PHASE, REQUEST_THREAD_PHASE = "infer_pass", "infer_pass_thread"
 
 
-def read_pass(path):
-    """The kernel signature of every call of an inference pass, in order, from `dlsim model
-    NET --batch N --format csv` (training-only layers left out)."""
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        if not {"kernel", "train_only"} <= set(reader.fieldnames or []):
-            raise ValueError(f"{path}: not `dlsim model --format csv` output (no kernel and train_only columns)")
-        return [r["kernel"] for r in reader if r["kernel"] and r["train_only"] == "0"]
+def read_pass(lines, name):
+    """The kernel signature of every call of an inference pass, in order, from the lines of
+    `dlsim model NET --batch N --format csv` (training-only layers left out); `name` says
+    where they came from, for the error."""
+    reader = csv.DictReader(lines)
+    if not {"kernel", "train_only"} <= set(reader.fieldnames or []):
+        raise ValueError(f"{name}: not `dlsim model --format csv` output (no kernel and train_only columns)")
+    return [r["kernel"] for r in reader if r["kernel"] and r["train_only"] == "0"]
 
 
 def time_passes(calls, repetitions, min_time, warmup=2):

@@ -25,10 +25,10 @@ buffer bytes, and the time (UTC) it ended.
 import argparse
 import collections
 import datetime
+import io
 import json
 import statistics
 import subprocess
-import tempfile
 import time
 
 import torch
@@ -65,15 +65,9 @@ def in_pass_against_forwards(name, model, x, dlsim, rounds):
     median whole forward), one in-pass pass and one forward a round, alternating."""
     listing = subprocess.run([dlsim, "model", name, "--batch", str(x.shape[0]), "--format", "csv"],
                              capture_output=True, text=True, check=True).stdout
-    with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
-        f.write(listing)
-        f.flush()
-        texts = in_pass.read_pass(f.name)
-    calls = []
-    for text in texts:
-        call = torch_op_bench.inference_call(torch_op_bench.parse_signature(text))
-        if call is not None:
-            calls.append((text, *call))
+    calls, failed = torch_op_bench.pass_calls(in_pass.read_pass(io.StringIO(listing), f"dlsim model {name}"))
+    if failed:
+        raise ValueError(f"{name}: cannot build {', '.join(failed)}")
     per_call, forwards = collections.defaultdict(list), []
     for _ in range(rounds):
         for sig, timed in in_pass.time_passes(calls, 1, 0.0, warmup=1).items():

@@ -392,23 +392,29 @@ def time_signature(text, threads, training, a, request_thread):
     return rows
 
 
+def pass_calls(texts):
+    """([(signature, function, data inputs)] for every call of a pass that inference runs,
+    with tensors of its own; {signature: error} for those that cannot be built)."""
+    calls, failed = [], {}
+    for text in texts:
+        try:
+            call = inference_call(parse_signature(text))
+        except (ValueError, RuntimeError) as e:
+            failed[text] = str(e)
+            continue
+        if call is not None:
+            calls.append((text, *call))
+    return calls, failed
+
+
 def in_pass_rows(texts, threads, a, request_thread):
     """Rows for the calls of one pass (in_pass.py) on `threads` threads, on the main thread
     or, given one, the request thread; a call that cannot be built is one errored row and
     the pass runs without it."""
     phase = in_pass.REQUEST_THREAD_PHASE if request_thread else in_pass.PHASE
-    calls, failed, rows = [], set(), []
-    for text in texts:
-        try:
-            call = inference_call(parse_signature(text))
-        except (ValueError, RuntimeError) as e:
-            if text not in failed:
-                failed.add(text)
-                rows.append({"name": f"{text} | threads={threads} | {phase}", "run_type": "iteration",
-                             "error_occurred": True, "error_message": str(e)})
-            continue
-        if call is not None:
-            calls.append((text, *call))
+    calls, failed = pass_calls(texts)
+    rows = [{"name": f"{text} | threads={threads} | {phase}", "run_type": "iteration", "error_occurred": True,
+             "error_message": error} for text, error in failed.items()]
     run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
     timed = request_thread.submit(run).result() if request_thread else run()
     for text, t in timed.items():
@@ -434,7 +440,11 @@ def main():
     a = ap.parse_args()
     try:
         threads = [int(t) for t in a.threads.split(",")]
-        signatures = in_pass.read_pass(a.signatures) if a.in_pass else read_signatures(a.signatures)
+        if a.in_pass:
+            with open(a.signatures, newline="") as f:
+                signatures = in_pass.read_pass(f, a.signatures)
+        else:
+            signatures = read_signatures(a.signatures)
     except (OSError, ValueError) as e:
         print(f"torch_op_bench: {e}", file=sys.stderr)
         return 2
