@@ -17,7 +17,7 @@ int64_t window_out(int64_t size, int64_t before, int64_t after, int64_t window, 
   return (size + before + after - (dilation * (window - 1) + 1)) / stride + 1;
 }
 
-Features conv(const kernels::Signature& s, const std::string& phase) {
+Features conv(const kernels::Signature& s, const std::string& phase, int pytorch_threads) {
   const auto n = s.get("n"), c = s.get("c"), h = s.get("h"), w = s.get("w"), k = s.get("k");
   const auto r = s.get("r"), q = s.get("s"), g = s.get("g");
   const auto [out_h, out_w] = conv_output_hw(s);
@@ -30,7 +30,9 @@ Features conv(const kernels::Signature& s, const std::string& phase) {
   Features f{2.0 * dst * (c / g) * r * q, bytes * (src + dst + wei)};
   const auto& str = s.list("str", 2);
   const auto& dil = s.list("dil", 2);
-  if (r == 3 && q == 3 && g == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1)
+  if (pytorch_threads > 0 && pytorch_runs_natively(s, pytorch_threads))
+    f.native_flops = f.flops;
+  else if (r == 3 && q == 3 && g == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1)
     f.winograd_flops = f.flops;
   f.reduction = phase == "bwd_weights" ? double(n) * oh * ow : double(phase == "bwd_data" ? k : c) / double(g) * r * q;
   return f;
@@ -109,8 +111,19 @@ std::pair<int64_t, int64_t> conv_output_hw(const kernels::Signature& s) {
           window_out(s.get("w"), pad[1], pad[3], s.get("s"), str[1], dil[1])};
 }
 
-Features kernel_features(const kernels::Signature& s, const std::string& phase) {
-  if (s.op == "conv2d") return conv(s, phase);
+bool pytorch_runs_natively(const kernels::Signature& s, int threads) {
+  if (s.op != "conv2d" || s.dtype != "fp32") return false;
+  const auto n = s.get("n"), r = s.get("r"), q = s.get("s");
+  const auto& str = s.list("str", 2);
+  const auto& dil = s.list("dil", 2);
+  const bool pointwise = r == 1 && q == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1;
+  if (pointwise && n < 16 && threads <= 1) return true;
+  const bool small_input = n * s.get("c") * s.get("h") * s.get("w") <= 20480;
+  return n == 1 && s.get("g") == 1 && (r <= 3 || q <= 3) && small_input;
+}
+
+Features kernel_features(const kernels::Signature& s, const std::string& phase, int pytorch_threads) {
+  if (s.op == "conv2d") return conv(s, phase, pytorch_threads);
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
   if (s.op == "memcpy") return {0, double(s.get("b"))};                     // a copy: its bytes
@@ -154,7 +167,8 @@ bool is_pool(const std::string& op) {
          op == "global_maxpool";
 }
 
-std::vector<std::string> model_features(const std::string& op) {
+std::vector<std::string> model_features(const std::string& op, bool pytorch) {
+  if (op == "conv2d" && pytorch) return {"one", "direct_flops", "winograd_flops", "native_flops", "bytes", "reduction"};
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
@@ -163,8 +177,8 @@ std::vector<std::string> model_features(const std::string& op) {
 }
 
 namespace {
-const char* const kFeatureNames[] = {"one",   "flops",   "direct_flops", "winograd_flops",
-                                     "bytes", "tensors", "mapped_bytes", "reduction"};
+const char* const kFeatureNames[] = {"one",     "flops",        "direct_flops", "winograd_flops", "native_flops",
+                                     "bytes",   "tensors",      "mapped_bytes", "reduction"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -180,8 +194,9 @@ std::string feature_names() {
 double feature_value(const Features& f, const std::string& name) {
   if (name == "one") return 1.0;
   if (name == "flops") return f.flops;
-  if (name == "direct_flops") return f.flops - f.winograd_flops;
+  if (name == "direct_flops") return f.flops - f.winograd_flops - f.native_flops;
   if (name == "winograd_flops") return f.winograd_flops;
+  if (name == "native_flops") return f.native_flops;
   if (name == "bytes") return f.bytes;
   if (name == "tensors") return f.tensors;
   if (name == "mapped_bytes") return f.mapped_bytes;

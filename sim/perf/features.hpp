@@ -31,14 +31,26 @@ struct Features {
   // a protocol stack's cost per byte doubles or triples there (64 MiB payloads against
   // 1-16 MiB ones, every stack calibrated in calibration/profiles/protocols/).
   double mapped_bytes = 0;
+  // Convolutions PyTorch's CPU build runs itself rather than in oneDNN
+  // (pytorch_runs_natively): all their FLOPs; 0 for the rest, and for every kernel its
+  // caller did not say PyTorch dispatched.
+  double native_flops = 0;
 };
+
+// Whether PyTorch's CPU build (1.13, ATen's ConvParams::use_mkldnn) runs an fp32
+// convolution itself, as im2col and the system BLAS's GEMM, rather than in oneDNN: a 1x1,
+// unstrided, undilated kernel at a batch under 16 on one thread, and an ungrouped kernel
+// no wider than 3 in one direction at batch 1 whose input holds at most 20,480 values.
+// Debian's build calls the reference BLAS, serial, at 5-6 GFLOP/s on a Genoa core; oneDNN
+// ran the same 1x1 convolutions at 90-160 GFLOP/s on two (MobileNetV2's, batch 1).
+bool pytorch_runs_natively(const kernels::Signature& conv, int threads);
 
 bool is_optimizer(const std::string& op);
 bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 
 // The features a fitted model may use: "one", "flops", "bytes", "tensors", for
-// convolutions "direct_flops" (flops - winograd_flops), "winograd_flops" and
-// "reduction", for messages "mapped_bytes".
+// convolutions "direct_flops" (flops - winograd_flops - native_flops), "winograd_flops",
+// "native_flops" and "reduction", for messages "mapped_bytes".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
@@ -56,17 +68,20 @@ inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
 // is training's).
 bool is_inference_phase(const std::string& phase);
 
-// Throws std::invalid_argument for an operator or phase it does not know.
-Features kernel_features(const kernels::Signature& signature, const std::string& phase);
+// pytorch_threads: the threads PyTorch's CPU build ran the kernel on, where it dispatched
+// it (0: a GPU, or oneDNN called directly), which decides native_flops.  Throws
+// std::invalid_argument for an operator or phase it does not know.
+Features kernel_features(const kernels::Signature& signature, const std::string& phase, int pytorch_threads = 0);
 
 // The features a fitted model of this operator uses: convolutions {"one", "direct_flops",
 // "winograd_flops", "bytes", "reduction"} (a per-FLOP cost of their own for the shapes
 // Winograd can run, which cost less per nominal FLOP than a 1x1 or 7x1 kernel, and a
 // wave's floor in proportion to the reduction), linear layers
 // {"one", "flops", "bytes"}, messages {"one", "bytes", "mapped_bytes"}, memory-bound
-// operators {"one", "bytes"}.  Profiles fitted before the split keep "flops" for
-// convolutions and are read as they were written.
-std::vector<std::string> model_features(const std::string& op);
+// operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
+// "native_flops", a per-FLOP cost of the path it runs itself.  Profiles fitted before
+// either split keep what they were written with and are read so.
+std::vector<std::string> model_features(const std::string& op, bool pytorch = false);
 
 // Elements an element-wise, pooling, normalisation or optimizer kernel writes (its
 // launch size); throws std::invalid_argument for convolutions and linear layers.

@@ -138,6 +138,17 @@ std::vector<double> slowdowns(std::vector<double> windows) {
   return windows;
 }
 
+// A model that saw no kernel with the feature cannot price one: without it, its kernels
+// are priced as the others (a group of convolutions PyTorch ran in oneDNN alone).
+void drop_unseen(std::vector<std::string>& features, std::vector<std::vector<double>>& x, const std::string& name) {
+  const auto it = std::find(features.begin(), features.end(), name);
+  if (it == features.end()) return;
+  const auto column = it - features.begin();
+  if (std::any_of(x.begin(), x.end(), [&](const auto& row) { return row[size_t(column)] != 0; })) return;
+  features.erase(it);
+  for (auto& row : x) row.erase(row.begin() + column);
+}
+
 }  // namespace
 
 Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inputs) {
@@ -220,6 +231,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     std::vector<double> y;
   };
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
+  const bool pytorch = profile.pytorch_cpu_ops();
   for (auto& [key, t] : times) {
     if (key.signature.rfind(std::string(kStallOp) + " ", 0) == 0) {  // a trace, not a kernel
       StallTrace& trace = profile.stalls[key.threads];
@@ -237,10 +249,10 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     if (const auto cpu = cpu_times.find(key); cpu != cpu_times.end())
       profile.measured[key].cpu_s = summarize(cpu->second).median_s;
     const auto sig = kernels::parse_signature(key.signature);
-    const auto f = kernel_features(sig, key.phase);
+    const auto f = kernel_features(sig, key.phase, pytorch ? key.threads : 0);
     auto& g = groups[{sig.op, sig.dtype, key.phase, key.threads}];
     std::vector<double> x;
-    for (const auto& name : model_features(sig.op)) x.push_back(feature_value(f, name));
+    for (const auto& name : model_features(sig.op, pytorch)) x.push_back(feature_value(f, name));
     g.x.push_back(std::move(x));
     g.y.push_back(profile.measured[key].median_s);
   }
@@ -250,8 +262,10 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                trace.speed.slowdowns.empty() ? "window" : "speed",
                                "a speed trace's windows and their length, both",
                                "rerun kernels/pytorch/stall_trace.py"});
-  for (const auto& [id, g] : groups) {
-    FitModel m = fit_model(g.x, g.y, model_features(std::get<0>(id)));
+  for (auto& [id, g] : groups) {
+    auto features = model_features(std::get<0>(id), pytorch);
+    drop_unseen(features, g.x, "native_flops");
+    FitModel m = fit_model(g.x, g.y, features);
     m.op = std::get<0>(id);
     m.dtype = std::get<1>(id);
     m.phase = std::get<2>(id);

@@ -42,7 +42,8 @@ bool compute_bound(const kernels::Signature& sig, const std::string& phase) {
 }
 
 std::vector<double> features_of(const FitModel& m, const kernels::Signature& sig, const std::string& phase) {
-  const auto f = kernel_features(sig, phase);
+  const bool native_split = std::find(m.features.begin(), m.features.end(), "native_flops") != m.features.end();
+  const auto f = kernel_features(sig, phase, native_split ? m.threads : 0);
   std::vector<double> x;
   for (const auto& name : m.features) x.push_back(feature_value(f, name));
   return x;
@@ -120,7 +121,8 @@ std::optional<Answer> KernelTimes::by_batch(const kernels::Signature& sig, const
   int64_t n = -1;
   const auto it = by_batch_.find({without_batch(sig.text, &n), phase, threads});
   if (n < 0 || it == by_batch_.end()) return std::nullopt;
-  const auto& timings = it->second;
+  const auto timings = on_same_path(sig, threads, it->second);
+  if (timings.empty()) return std::nullopt;
   const auto upper = timings.lower_bound(n);
   if (upper != timings.end() && upper != timings.begin()) {
     const auto lower = std::prev(upper);
@@ -174,6 +176,7 @@ std::optional<Answer> KernelTimes::from_profile(const kernels::Signature& sig, c
   if (auto it = profile_.measured.find({sig.text, phase, threads}); it != profile_.measured.end())
     return Answer{it->second.median_s, spread(it->second), Source::measured,
                   fmt::format("timed, {} repetitions", it->second.repetitions), it->second.cpu_s};
+  if (auto a = native_on_one_thread(sig, phase, threads)) return a;
   if (auto a = by_batch(sig, phase, threads)) return *a;
   if (const FitModel* m = fit(sig, phase, threads)) {
     const double t = predict(*m, features_of(*m, sig, phase));
@@ -183,6 +186,36 @@ std::optional<Answer> KernelTimes::from_profile(const kernels::Signature& sig, c
     return a;
   }
   return std::nullopt;
+}
+
+// PyTorch runs a convolution itself on several threads only at batch 1
+// (pytorch_runs_natively), where its loop over the batch has one iteration and the
+// reference BLAS has no threads: the kernel runs on one thread whatever the team, and is
+// priced so.  A team's fit has never seen such a kernel: the calibrations time batch 1
+// only for ResNet-18, none of whose convolutions PyTorch runs itself on two threads.
+std::optional<Answer> KernelTimes::native_on_one_thread(const kernels::Signature& sig, const std::string& phase,
+                                                        int threads) const {
+  if (threads <= 1 || !profile_.pytorch_cpu_ops() || !pytorch_runs_natively(sig, threads) ||
+      std::find(threads_.begin(), threads_.end(), 1) == threads_.end())
+    return std::nullopt;
+  auto a = from_profile(sig, phase, 1);
+  if (a) a->basis += fmt::format("; PyTorch runs it itself on one thread of the {}", threads);
+  return a;
+}
+
+// Batches at which PyTorch took the path it takes at this one: a timing at batch 8, run
+// as im2col and GEMM, says little of oneDNN's kernel at batch 16.
+std::map<int64_t, Timing> KernelTimes::on_same_path(const kernels::Signature& sig, int threads,
+                                                    const std::map<int64_t, Timing>& timings) const {
+  if (!profile_.pytorch_cpu_ops() || sig.op != "conv2d") return timings;
+  const bool native = pytorch_runs_natively(sig, threads);
+  std::map<int64_t, Timing> same;
+  for (const auto& [n, t] : timings) {
+    auto other = sig;
+    other.fields["n"] = {n};
+    if (pytorch_runs_natively(other, threads) == native) same.emplace(n, t);
+  }
+  return same;
 }
 
 // DeepBench, which the GPU fits learn from, timed no depthwise convolution: extrapolated to

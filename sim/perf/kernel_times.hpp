@@ -77,6 +77,10 @@ class KernelTimes {
   Answer at_measured_threads(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> from_profile(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> by_batch(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  std::optional<Answer> native_on_one_thread(const kernels::Signature& sig, const std::string& phase,
+                                             int threads) const;
+  std::map<int64_t, Timing> on_same_path(const kernels::Signature& sig, int threads,
+                                         const std::map<int64_t, Timing>& timings) const;
   const FitModel* fit(const kernels::Signature& sig, const std::string& phase, int threads) const;
   Answer thread_scaled(const kernels::Signature& sig, const std::string& phase, int threads) const;
   Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;

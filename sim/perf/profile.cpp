@@ -12,4 +12,8 @@ std::vector<int> Profile::threads() const {
   return out;
 }
 
+bool Profile::pytorch_cpu_ops() const {
+  return device == "cpu" && framework.kernels_from == "framework" && framework.name.rfind("pytorch-", 0) == 0;
+}
+
 }  // namespace dlsim::perf

@@ -105,6 +105,9 @@ struct Profile {
   std::map<int, StallTrace> stalls;  // by team threads
 
   std::vector<int> threads() const;  // thread counts with measurements, ascending
+  // Kernels timed through PyTorch's operators on a CPU: which convolutions PyTorch runs
+  // itself rather than in oneDNN follows its rule (features.hpp, pytorch_runs_natively).
+  bool pytorch_cpu_ops() const;
 };
 
 }  // namespace dlsim::perf

@@ -36,6 +36,36 @@ TEST(Features, OtherConvolutionsAreDirect) {
   }
 }
 
+// PyTorch 1.13's ConvParams::use_mkldnn, case by case.
+TEST(Features, PyTorchRunsSmallAndPointwiseConvolutionsItself) {
+  const auto native = [](const std::string& fields, int threads) {
+    return pytorch_runs_natively(kernels::parse_signature("conv2d fp32 " + fields), threads);
+  };
+  const std::string pointwise = " c160 h7 w7 k960 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1";
+  EXPECT_TRUE(native("n1" + pointwise, 1));
+  EXPECT_TRUE(native("n15" + pointwise, 1));
+  EXPECT_FALSE(native("n16" + pointwise, 1));  // a batch of 16 goes to oneDNN
+  EXPECT_TRUE(native("n1" + pointwise, 2));    // 7,840 input values: small enough
+  EXPECT_FALSE(native("n2" + pointwise, 2));
+  EXPECT_FALSE(native("n1 c960 h7 w7 k160 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1", 2));   // 47,040 values
+  EXPECT_TRUE(native("n1 c160 h7 w7 k160 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1", 2));    // 3x3, small input
+  EXPECT_TRUE(native("n1 c160 h7 w7 k160 r1 s7 pad0,3,0,3 str1,1 dil1,1 g1", 2));    // 1x7
+  EXPECT_FALSE(native("n1 c160 h7 w7 k160 r5 s5 pad2,2,2,2 str1,1 dil1,1 g1", 2));   // 5x5
+  EXPECT_FALSE(native("n1 c160 h7 w7 k160 r3 s3 pad1,1,1,1 str1,1 dil1,1 g160", 1));  // depthwise
+  EXPECT_FALSE(native("n1 c256 h14 w14 k512 r1 s1 pad0,0,0,0 str2,2 dil1,1 g1", 1));  // strided, 50,176 values
+  EXPECT_FALSE(pytorch_runs_natively(kernels::parse_signature("conv2d bf16 n1" + pointwise), 1));
+}
+
+TEST(Features, AConvolutionPyTorchRunsItselfHasNativeFlopsOnlyWhereItDispatched) {
+  const auto sig = kernels::parse_signature("conv2d fp32 n1 c2 h4 w4 k3 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1");
+  const Features dispatched = kernel_features(sig, "infer", 2);
+  EXPECT_DOUBLE_EQ(dispatched.native_flops, 1728);
+  EXPECT_DOUBLE_EQ(dispatched.winograd_flops, 0);
+  EXPECT_DOUBLE_EQ(feature_value(dispatched, "direct_flops"), 0);
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer").native_flops, 0);  // oneDNN or a GPU
+  EXPECT_EQ(model_features("conv2d", true).size(), model_features("conv2d").size() + 1);
+}
+
 TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
   const auto message = [](int64_t bytes) {
     return kernel_features(kernels::parse_signature("transfer u8 b" + std::to_string(bytes) + " grpc"), "push");

@@ -1,9 +1,14 @@
+#include <algorithm>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "perf/features.hpp"
 #include "perf/fit.hpp"
+#include "signature.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -93,6 +98,39 @@ TEST(FitProfile, KernelsTimedThroughAFrameworkSaySo) {
   EXPECT_EQ(p.framework.kernels_from, "framework");
   EXPECT_EQ(p.framework.name, "pytorch-1.13.0-cpu-ops");
   EXPECT_EQ(fit_profile({relu_timings("onednn.json", "")}, {"m", "", "test", ""}).framework.kernels_from, "onednn");
+}
+
+// PyTorch runs ResNet-50's 1x1 convolutions at batch 4 itself on one thread, at 6 GFLOP/s
+// in the reference BLAS, and the 3x3s in oneDNN at 100: one cost per FLOP cannot price
+// both, so its convolutions' model learns one for each path.  On two threads oneDNN runs
+// them all, and the model has no native term it could not have learned.
+TEST(FitProfile, PyTorchsConvolutionsLearnACostForThePathItRunsItself) {
+  RawBenchmarks raw;
+  raw.path = "resnet50_b4.json";
+  raw.context = {{"cpu_model", "test cpu"}, {"framework", "pytorch"}, {"torch_version", "1.13.0"}};
+  for (int threads : {1, 2})
+    for (int c : {64, 128, 256, 512})
+      for (int r : {1, 3}) {
+        const std::string pad = r == 3 ? "1,1,1,1" : "0,0,0,0";
+        const std::string sig = fmt::format("conv2d fp32 n4 c{} h14 w14 k{} r{} s{} pad{} str1,1 dil1,1 g1", c, c, r, r, pad);
+        const auto parsed = kernels::parse_signature(sig);
+        const double flops = kernel_features(parsed, "infer").flops;
+        const bool native = pytorch_runs_natively(parsed, threads);
+        raw.times[{sig, "infer", threads}] = {flops / (native ? 6e9 : 100e9 * threads)};
+      }
+  const Profile p = fit_profile({raw}, {"m", "", "test", ""});
+  ASSERT_EQ(p.fits.size(), 2u);
+  for (const auto& m : p.fits) {
+    const bool native_term = std::count(m.features.begin(), m.features.end(), "native_flops") > 0;
+    EXPECT_EQ(native_term, m.threads == 1) << m.threads;
+    for (const auto& [key, t] : p.measured) {
+      if (key.threads != m.threads) continue;
+      const Features f = kernel_features(kernels::parse_signature(key.signature), key.phase, m.threads);
+      std::vector<double> x;
+      for (const auto& name : m.features) x.push_back(feature_value(f, name));
+      EXPECT_NEAR(predict(m, x) / t.median_s, 1.0, 0.05) << key.signature << " on " << key.threads;
+    }
+  }
 }
 
 // One kernel timed in several files (calibrate_cpu_machine.sh times the served network's

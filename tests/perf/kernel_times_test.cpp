@@ -62,6 +62,31 @@ TEST(KernelTimes, AnActivationNeverTimedIsPricedAsTheReluOnItsElements) {
   EXPECT_EQ(KernelTimes(timed, {}).priced_as("relu6"), "relu6");
 }
 
+// A convolution PyTorch runs itself at batch 1 on two threads runs on one: no team's fit
+// learned it, and the one-thread timing prices it.  Batches PyTorch sends to oneDNN are
+// not interpolated with it.
+TEST(KernelTimes, AConvolutionPyTorchRunsItselfOnATeamIsPricedOnOneThread) {
+  const std::string shape = " c160 h7 w7 k960 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1";
+  Profile p;
+  p.framework.kernels_from = "framework";
+  p.framework.name = "pytorch-1.13.0-cpu-ops";
+  p.measured[{"conv2d fp32 n1" + shape, "infer", 1}] = {2.6e-3, 2.5e-3, 2.7e-3, 5};
+  p.measured[{"conv2d fp32 n2" + shape, "infer", 2}] = {0.2e-3, 0.2e-3, 0.2e-3, 5};
+  p.measured[{"conv2d fp32 n8" + shape, "infer", 2}] = {0.8e-3, 0.8e-3, 0.8e-3, 5};
+  p.measured[{"conv2d fp32 n8" + shape, "infer", 1}] = {21e-3, 21e-3, 21e-3, 5};
+  p.measured[{"conv2d fp32 n16" + shape, "infer", 1}] = {3e-3, 3e-3, 3e-3, 5};
+  const KernelTimes times(p, {});
+  const Answer team = times.time("conv2d fp32 n1" + shape, "infer", 2);
+  EXPECT_DOUBLE_EQ(team.seconds, 2.6e-3);
+  EXPECT_NE(team.basis.find("one thread of the 2"), std::string::npos) << team.basis;
+  // Batch 12 on one thread lies between a native timing (8) and oneDNN's (16): the native
+  // one alone carries it, which without a model to carry it leaves no basis.
+  EXPECT_THROW(times.time("conv2d fp32 n12" + shape, "infer", 1), UnrunnableError);
+  EXPECT_EQ(times.time("conv2d fp32 n4" + shape, "infer", 2).source, Source::interpolated);
+  p.framework.name = "onednn";  // another framework: no such rule
+  EXPECT_THROW(KernelTimes(p, {}).time("conv2d fp32 n1" + shape, "infer", 2), UnrunnableError);
+}
+
 TEST(KernelTimes, NoBasisIsAnErrorUnlessTheFallbackIsAllowed) {
   const Profile p = relu_profile();
   EXPECT_THROW(KernelTimes(p, {}).time("softmax fp32 n2 e8", "fwd", 1), UnrunnableError);
