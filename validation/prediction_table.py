@@ -146,6 +146,13 @@ GOALS = [
     ("the same runs predicted from the calibration taken straight after them (14:28)",
      cpu_serving("devbox-epyc-genoa-1420-recalibrated")),
     ("the same configurations at 14:58, measured blind after that calibration", cpu_serving("devbox-epyc-genoa-1458")),
+    ("three networks no calibration timed, one client at batch 1 and 8 on one thread and two (16:26), measured blind "
+     "after the 15:53 calibration (GoogLeNet's poolings since priced by their comparisons, found in its timings)",
+     sum((cpu_serving(f"devbox-epyc-genoa-{net}-unseen-1626") for net in ("mobilenet-v2", "googlenet", "resnet34")),
+         ())),
+    ("of them MobileNetV2", cpu_serving("devbox-epyc-genoa-mobilenet-v2-unseen-1626")),
+    ("GoogLeNet", cpu_serving("devbox-epyc-genoa-googlenet-unseen-1626")),
+    ("ResNet-34", cpu_serving("devbox-epyc-genoa-resnet34-unseen-1626")),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -173,6 +173,7 @@ std::vector<std::string> model_features(const std::string& op, bool pytorch) {
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op)) return {"one", "bytes", "tensors"};
+  if (is_pool(op)) return {"one", "flops", "bytes"};
   return {"one", "bytes"};
 }
 

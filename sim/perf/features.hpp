@@ -77,7 +77,10 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // "winograd_flops", "bytes", "reduction"} (a per-FLOP cost of their own for the shapes
 // Winograd can run, which cost less per nominal FLOP than a 1x1 or 7x1 kernel, and a
 // wave's floor in proportion to the reduction), linear layers
-// {"one", "flops", "bytes"}, messages {"one", "bytes", "mapped_bytes"}, memory-bound
+// {"one", "flops", "bytes"}, poolings {"one", "flops", "bytes"} (a window's comparisons or
+// additions: PyTorch's CPU max pooling takes 1.4-2.5 ns a comparison on the Genoa VM, so a
+// stride-1 3x3 window, GoogLeNet's and Inception's, costs four times ResNet's stride-2
+// one on the same bytes), messages {"one", "bytes", "mapped_bytes"}, memory-bound
 // operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
 // "native_flops", a per-FLOP cost of the path it runs itself.  Profiles fitted before
 // either split keep what they were written with and are read so.

@@ -80,8 +80,10 @@ bool KernelTimes::has_phase(const std::string& op, const std::string& phase) con
 }
 
 std::string KernelTimes::priced_as(const std::string& op) const {
-  static const std::set<std::string> activations = {"relu6",    "leaky_relu", "sigmoid",    "tanh",
-                                                    "hardswish", "hardsigmoid", "silu", "gelu"};
+  // Concatenation copies each input element into the output once: a read and a write per
+  // element, as an out-of-place activation does.
+  static const std::set<std::string> activations = {"relu6",       "leaky_relu", "sigmoid", "tanh", "hardswish",
+                                                    "hardsigmoid", "silu",       "gelu",    "concat"};
   const auto timed = [&](const std::string& o) {
     const auto it = op_phases_.lower_bound({o, ""});
     return it != op_phases_.end() && it->first == o;
@@ -89,8 +91,9 @@ std::string KernelTimes::priced_as(const std::string& op) const {
   return activations.count(op) && !timed(op) && timed("relu") ? "relu" : op;
 }
 
-// An elementwise activation nobody timed, priced as the ReLU on the same tensor: each reads
-// and writes every element once, and on a CPU the memory, not the arithmetic, decides.
+// An elementwise activation or a concatenation nobody timed, priced as the ReLU on the same
+// elements: each reads and writes every element once, and on a CPU the memory, not the
+// arithmetic, decides.
 std::optional<Answer> KernelTimes::as_timed_activation(const kernels::Signature& sig, const std::string& phase,
                                                        int threads) const {
   const std::string as = priced_as(sig.op);

@@ -66,9 +66,9 @@ class KernelTimes {
   // Whether the profile times or fits this operator's phase at all (e.g. "infer", the
   // inference forward, which profiles timed before it existed lack).
   bool has_phase(const std::string& op, const std::string& phase) const;
-  // The operator whose timings price `op`: itself, or for an elementwise activation the
-  // profile never timed in any phase (MobileNetV2's ReLU6 in a profile of ResNets), the
-  // ReLU it timed.
+  // The operator whose timings price `op`: itself, or for an elementwise activation or a
+  // concatenation the profile never timed in any phase (MobileNetV2's ReLU6 or GoogLeNet's
+  // concatenations in a profile of ResNets), the ReLU it timed.
   std::string priced_as(const std::string& op) const;
   // Whether these are a GPU's times (a GPU profile, or a GPU's roofline).
   bool on_gpu() const { return options_.gpu.has_value(); }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "perf/features.hpp"
@@ -64,6 +65,33 @@ TEST(Features, AConvolutionPyTorchRunsItselfHasNativeFlopsOnlyWhereItDispatched)
   EXPECT_DOUBLE_EQ(feature_value(dispatched, "direct_flops"), 0);
   EXPECT_DOUBLE_EQ(kernel_features(sig, "infer").native_flops, 0);  // oneDNN or a GPU
   EXPECT_EQ(model_features("conv2d", true).size(), model_features("conv2d").size() + 1);
+}
+
+// A pooling costs its window's comparisons as well as its bytes: fitted to stride-2 windows
+// alone (ResNet's 3x3, VGG's 2x2), the model prices GoogLeNet's stride-1 3x3 window, four
+// times the comparisons of a stride-2 one on the same input.
+TEST(Features, APoolingFitPricesAStrideOneWindowByItsComparisons) {
+  const auto pool = [](const std::string& fields) {
+    return kernel_features(kernels::parse_signature("maxpool fp32 " + fields), "infer");
+  };
+  const auto cost = [](const Features& f) { return 2e-9 * f.flops + 0.1e-9 * f.bytes; };
+  std::vector<std::vector<double>> x;
+  std::vector<double> seconds;
+  for (int n : {1, 8})
+    for (const char* window : {"r3 s3 pad1,1,1,1 str2,2", "r2 s2 pad0,0,0,0 str2,2"})
+      for (int c : {64, 256}) {
+        const Features f = pool(fmt::format("n{} c{} h56 w56 {}", n, c, window));
+        std::vector<double> row;
+        for (const auto& name : model_features("maxpool")) row.push_back(feature_value(f, name));
+        x.push_back(row);
+        seconds.push_back(cost(f));
+      }
+  const FitModel m = fit_model(x, seconds, model_features("maxpool"));
+  const Features stride_one = pool("n1 c192 h28 w28 r3 s3 pad1,1,1,1 str1,1");
+  EXPECT_NEAR(stride_one.flops / pool("n1 c192 h28 w28 r3 s3 pad1,1,1,1 str2,2").flops, 4.0, 0.3);
+  std::vector<double> row;
+  for (const auto& name : m.features) row.push_back(feature_value(stride_one, name));
+  EXPECT_NEAR(predict(m, row) / cost(stride_one), 1.0, 0.05);
 }
 
 TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {

@@ -57,6 +57,10 @@ TEST(KernelTimes, AnActivationNeverTimedIsPricedAsTheReluOnItsElements) {
   EXPECT_NEAR(a.seconds, times.time("relu fp32 n1 e64", "fwd", 1).seconds, 1e-15);
   EXPECT_GT(a.rel_error, times.time("relu fp32 n1 e64", "fwd", 1).rel_error);
   EXPECT_NE(a.basis.find("relu6 priced as the relu"), std::string::npos) << a.basis;
+  // A concatenation of two 4x8 tensors copies 64 elements, as a ReLU on 64 reads and writes.
+  EXPECT_EQ(times.priced_as("concat"), "relu");
+  EXPECT_NEAR(times.time("concat fp32 n1 4x8 4x8", "fwd", 1).seconds, times.time("relu fp32 n1 e64", "fwd", 1).seconds,
+              1e-15);
   Profile timed = p;
   timed.fits.push_back({"relu6", "fp32", "fwd", 1, {"one"}, {5e-6}, 0, 3});
   EXPECT_EQ(KernelTimes(timed, {}).priced_as("relu6"), "relu6");
