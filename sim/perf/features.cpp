@@ -117,8 +117,8 @@ bool pytorch_runs_natively(const kernels::Signature& s, int threads) {
   const auto& str = s.list("str", 2);
   const auto& dil = s.list("dil", 2);
   const bool pointwise = r == 1 && q == 1 && str[0] == 1 && str[1] == 1 && dil[0] == 1 && dil[1] == 1;
-  if (pointwise && n < 16 && threads <= 1) return true;
-  const bool small_input = n * s.get("c") * s.get("h") * s.get("w") <= 20480;
+  if (pointwise && n < kPointwiseNativeBelowBatch && threads <= kPointwiseNativeMaxThreads) return true;
+  const bool small_input = n * s.get("c") * s.get("h") * s.get("w") <= kNativeMaxInputValues;
   return n == 1 && s.get("g") == 1 && (r <= 3 || q <= 3) && small_input;
 }
 

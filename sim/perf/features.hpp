@@ -44,6 +44,11 @@ struct Features {
 // Debian's build calls the reference BLAS, serial, at 5-6 GFLOP/s on a Genoa core; oneDNN
 // ran the same 1x1 convolutions at 90-160 GFLOP/s on two (MobileNetV2's, batch 1).
 bool pytorch_runs_natively(const kernels::Signature& conv, int threads);
+// The rule's thresholds, which a oneDNN profile's framework rules start from too
+// (FrameworkRules in profile.hpp).
+inline constexpr int kPointwiseNativeBelowBatch = 16;
+inline constexpr int kPointwiseNativeMaxThreads = 1;
+inline constexpr int64_t kNativeMaxInputValues = 20480;
 
 bool is_optimizer(const std::string& op);
 bool is_pool(const std::string& op);  // windowed, global and adaptive pooling

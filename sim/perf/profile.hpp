@@ -8,6 +8,8 @@
 #include <tuple>
 #include <vector>
 
+#include "perf/features.hpp"
+
 namespace dlsim::perf {
 
 // One kernel as measured: its signature, the phase of it that ran, and the CPU threads.
@@ -78,8 +80,8 @@ struct FrameworkRules {
   std::string kernels_from = "onednn";
   std::string conv_layout = "blocked";
   bool linear_uses_blas = true;
-  int pointwise_conv_blas_below_batch = 16;
-  int pointwise_conv_blas_max_threads = 1;
+  int pointwise_conv_blas_below_batch = kPointwiseNativeBelowBatch;
+  int pointwise_conv_blas_max_threads = kPointwiseNativeMaxThreads;
   int training_reorders_per_conv = 2;
   // "glibc": a training step's heap is trimmed and regrown under glibc's malloc, and the
   // pages it faults again are priced with the profile's first_touch timings
