@@ -188,6 +188,17 @@ GOALS = [
      "every earlier map), the latest earlier stacks (issue 6)",
      tuple(f"gpu-serve/{deployment}/h100-{lease}-history/" for lease in ("0027", "0036", "0234", "0254")
            for deployment in ("in-process", "local"))),
+    ("two fresh H200 machines of the same host kind (18:09, all 21 configurations; 18:17, batches 1 and 8), "
+     "blind, as the H200's earlier leases are predicted (its host at 18.5 us a launch, its stacks of 2026-11-26) "
+     "(issue 6)",
+     tuple(f"gpu-serve/{deployment}/h200-{lease}/" for lease in ("1809", "1817")
+           for deployment in ("in-process", "local"))),
+    ("the same two, predicted before they were mapped: every earlier map of the host kind pooled (the H100s', "
+     "then the 18:07 H200's too), the latest earlier stacks (issue 6)",
+     tuple(f"gpu-serve/{deployment}/h200-{lease}-history/" for lease in ("1809", "1817")
+           for deployment in ("in-process", "local"))),
+    ("the same two served, from their own maps, turns and stacks timed on the lease (issue 6)",
+     ("gpu-serve/local/h200-1809-day/", "gpu-serve/local/h200-1817-day/")),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
