@@ -147,7 +147,8 @@ GOALS = [
      cpu_serving("devbox-epyc-genoa-1420-recalibrated")),
     ("the same configurations at 14:58, measured blind after that calibration", cpu_serving("devbox-epyc-genoa-1458")),
     ("three networks no calibration timed, one client at batch 1 and 8 on one thread and two (16:26), measured blind "
-     "after the 15:53 calibration (GoogLeNet's poolings since priced by their comparisons, found in its timings)",
+     "after the 15:53 calibration (GoogLeNet's poolings since priced by their comparisons, found in its timings, "
+     "and its loader's OpenMP team counted, found after)",
      sum((cpu_serving(f"devbox-epyc-genoa-{net}-unseen-1626") for net in ("mobilenet-v2", "googlenet", "resnet34")),
          ())),
     ("of them MobileNetV2", cpu_serving("devbox-epyc-genoa-mobilenet-v2-unseen-1626")),

@@ -111,19 +111,23 @@ int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catal
 }
 
 // Whether a serving process's teams outnumber the machine's cores: each thread that runs
-// passes keeps a team of `threads`, its own and threads - 1 the runtime manages, and
-// libgomp counts those and the process's first thread against the cores (its "throttled"
-// spin: idle threads sleep at once where there are more).  Said in the notes when so.
+// passes keeps a team of `threads`, its own and threads - 1 the runtime manages, as does a
+// loader thread that ran parallel operators, and libgomp counts those and the process's
+// first thread against the cores (its "throttled" spin: idle threads sleep at once where
+// there are more).  Said in the notes when so.
 bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog& catalog, int threads,
                           std::string& notes) {
   if (!spec.serving || threads < 2) return false;
-  const int teams = spec.serving->pass_threads;
+  const int loader = spec.serving->loader_team ? 1 : 0;
+  const int teams = spec.serving->pass_threads + loader;
   const int cores = scenario::host_cores(spec.system, catalog);
   const int64_t managed = 1 + int64_t{teams} * (threads - 1);
   if (managed <= cores) return false;
-  notes += fmt::format("{}{} threads running passes, a team of {} each: {} runtime threads on {} cores, so idle ones "
+  const int passing = spec.serving->pass_threads;
+  notes += fmt::format("{}{} thread{} running passes{}, a team of {} each: {} runtime threads on {} cores, so idle ones "
                        "sleep and every operator wakes its team",
-                       notes.empty() ? "" : "; ", teams, threads, managed, cores);
+                       notes.empty() ? "" : "; ", passing, passing == 1 ? "" : "s",
+                       loader ? " and the model's loader" : "", threads, managed, cores);
   return true;
 }
 

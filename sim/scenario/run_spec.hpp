@@ -88,6 +88,10 @@ struct ServingSpec {
   // its own (a thread per HTTP connection, gRPC's pool, a model instance; an in-process
   // caller's): beyond the machine's cores the runtime's idle threads sleep at once.
   int pass_threads = 1;
+  // The thread that built or loaded the model ran parallel operators (a constructor's
+  // truncated-normal initialisation, weights copied in) and keeps its OpenMP team beside
+  // the passes' threads: one team more.
+  bool loader_team = false;
   std::string protocol;                   // "http", "grpc"; empty in-process
   // Whose implementation: "native" (C++, as Triton) or "python", whose handler copies each
   // request's bytes into a tensor (in process too: an application handed bytes).

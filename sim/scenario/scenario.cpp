@@ -490,6 +490,7 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   const auto pass_threads = r.integer("pass_threads", 1, 1 << 16);
   s.pass_threads = pass_threads ? static_cast<int>(*pass_threads)
                                 : default_pass_threads(s, system.threads, host_cores(system, catalog));
+  s.loader_team = r.boolean("loader_team").value_or(false);
   r.finish();
   return s;
 }

@@ -254,7 +254,9 @@ TEST(Commands, ACpuInferenceSaysWhatItsTailRestsOn) {
 // OpenMP teams: on the 2-vCPU Milan VM that is 3 runtime threads on 2 cores, where libgomp
 // lets idle threads sleep, so the pass is priced from its operators timed so
 // (infer_thread) and a team woken per operator, and is slower; one such thread, or the
-// same two on a 48-core EPYC 7R13, are not.
+// same two on a 48-core EPYC 7R13, are not.  A loader thread that ran parallel operators
+// (GoogLeNet's constructor) keeps a team too: one passing thread beside it crowds the cores
+// as two do; on one thread there is no team to wake.
 TEST(Commands, TeamsBeyondTheCoresSleepAndWake) {
   const auto pass = [](const std::string& sets, std::string* scaled_to = nullptr) {
     const auto [code, out] =
@@ -274,6 +276,14 @@ TEST(Commands, TeamsBeyondTheCoresSleepAndWake) {
   EXPECT_GT(crowded, 1.2 * alone);
   pass(" --set serving.pass_threads=2 --set system.cpu=epyc-7r13", &big_basis);
   EXPECT_EQ(big_basis.find("runtime threads"), std::string::npos) << big_basis;
+  std::string loader_basis, one_thread_basis;
+  const double beside_loader = pass(" --set serving.loader_team=true --set system.cpu=epyc-milan-kvm", &loader_basis);
+  EXPECT_NE(loader_basis.find("1 thread running passes and the model's loader, a team of 2 each: 3 runtime threads"),
+            std::string::npos)
+      << loader_basis;
+  EXPECT_DOUBLE_EQ(beside_loader, crowded);
+  pass(" --set serving.loader_team=true --set system.cpu=epyc-milan-kvm --set system.threads=1", &one_thread_basis);
+  EXPECT_EQ(one_thread_basis.find("runtime threads"), std::string::npos) << one_thread_basis;
 }
 
 // A Python server on the lent H200's host copies each request into a tensor at that CPU's

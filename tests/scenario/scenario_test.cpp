@@ -179,6 +179,11 @@ TEST(Scenario, PassThreadsFollowTheServersThreading) {
             1);  // a C++ server's one model instance
   EXPECT_EQ(pass_threads({"serving.pass_threads=2"}), 2);  // a harness that warmed up on another thread
   EXPECT_NE(error_of(cpu, {"serving.pass_threads=0"}).find("serving.pass_threads"), std::string::npos);
+  // A loader thread's team is said apart from the passes' threads.
+  EXPECT_FALSE(parse(cpu, {}).serving->loader_team);
+  EXPECT_TRUE(parse(cpu, {"serving.loader_team=true"}).serving->loader_team);
+  EXPECT_EQ(pass_threads({"serving.loader_team=true"}), 1);
+  EXPECT_NE(error_of(cpu, {"serving.loader_team=2"}).find("serving.loader_team"), std::string::npos);
 }
 
 TEST(Scenario, ReportsEveryProblemInOnePass) {

@@ -38,6 +38,8 @@ for line in open(sys.argv[2]):
     assert all(len(n) == len(run["latencies_ms"]) and min(n) >= 0 for n in run["page_faults"].values()), run
     host = run["host"]
     assert 0 <= host["steal_share"] <= 1 and len(host["pace_probe_ms"]) == 2 and min(host["pace_probe_ms"]) > 0, host
+    before, after = host["threads_around_load"]
+    assert 1 <= before <= after, host
 kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds

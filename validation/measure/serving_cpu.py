@@ -60,7 +60,25 @@ import serving_stack  # noqa: E402
 from veth_link import LINK_RATE, SERVER_ADDRESS, VethLink, in_namespace  # noqa: E402
 
 
+# The side of the square images a model is built for where it is not 224 (dlsim's zoo
+# gives Inception-v3 299: a request's bytes and the pass follow it).
+IMAGE_SIDE = {"inception_v3": 299}
+
+
+def image_side(model):
+    return IMAGE_SIDE.get(model, 224)
+
+
+def process_threads():
+    """The threads this process has now (Linux)."""
+    return len(os.listdir("/proc/self/task"))
+
+
 def load_model(name, threads, device):
+    """The model, and the process's threads before and after building it: more after means
+    its constructor ran parallel operators (torchvision's truncated-normal initialisation in
+    GoogLeNet, Inception-v3 and ConvNeXt), so the loading thread keeps an OpenMP team beside
+    the threads that run the passes (dlsim's serving.loader_team)."""
     import torch
     import torchvision
     torch.set_num_threads(threads)
@@ -68,24 +86,26 @@ def load_model(name, threads, device):
         torch.backends.cudnn.benchmark = True
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
-    return getattr(torchvision.models, name)().eval().to(device)
+    before = process_threads()
+    model = getattr(torchvision.models, name)().eval().to(device)
+    return model, [before, process_threads()]
 
 
-def infer(model, lock, device, record=lambda phase, seconds, faults=None, where=None: None):
-    """The model's request handler: bytes in, logits' bytes out.  record(phase, seconds,
-    faults) hears each request's phases: its bytes copied into a tensor ("copy", with the
-    pages that copy faulted), the wait for the model's lock ("lock_wait"), and the copy in,
-    forward pass and copy back under it ("locked", with the pages its thread faulted: on
-    the 2-vCPU Zen 3 VM a served ResNet-18 pass at batch 8 faulted 3,100-6,300 pages where
-    in process it faulted none, 2026-11-26; and the CPU it ended on and its thread: on a
-    lent H100's host one pass at batch 1 took 3.6 ms pinned to nine of 16 vCPUs and
-    4.6-6.1 on the other seven, 2026-11-27)."""
+def infer(model, side, lock, device, record=lambda phase, seconds, faults=None, where=None: None):
+    """The model's request handler: bytes in (images `side` pixels square), logits' bytes
+    out.  record(phase, seconds, faults) hears each request's phases: its bytes copied into
+    a tensor ("copy", with the pages that copy faulted), the wait for the model's lock
+    ("lock_wait"), and the copy in, forward pass and copy back under it ("locked", with the
+    pages its thread faulted: on the 2-vCPU Zen 3 VM a served ResNet-18 pass at batch 8
+    faulted 3,100-6,300 pages where in process it faulted none, 2026-11-26; and the CPU it
+    ended on and its thread: on a lent H100's host one pass at batch 1 took 3.6 ms pinned to
+    nine of 16 vCPUs and 4.6-6.1 on the other seven, 2026-11-27)."""
     import torch
 
     def handler(body):
         faults = serving_stack.thread_faults()
         start = time.perf_counter()
-        x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, 224, 224)
+        x = torch.frombuffer(bytearray(body), dtype=torch.float32).view(-1, 3, side, side)
         copied = time.perf_counter()
         faults = serving_stack.thread_faults() - faults
         with lock, torch.no_grad():
@@ -130,11 +150,12 @@ def timed_phases(recorded, warmups):
 
 
 def serve_main(args):
-    model = load_model(args.model, args.server_threads, args.device)
+    model, threads_around_load = load_model(args.model, args.server_threads, args.device)
     phases = Phases()
     port, stop = serving_stack.serve(args.protocol, args.host, args.port,
-                                     infer(model, threading.Lock(), args.device, phases.record), record=phases.record)
-    print(f"ready {port}", flush=True)
+                                     infer(model, image_side(args.model), threading.Lock(), args.device, phases.record),
+                                     record=phases.record)
+    print(f"ready {port} {' '.join(map(str, threads_around_load))}", flush=True)
     try:
         sys.stdin.read()  # until the harness closes our stdin
     finally:
@@ -154,7 +175,7 @@ def start_server(args, deployment, protocol, phases):
     if not line or line[0] != "ready":
         server.kill()
         raise RuntimeError(f"the {protocol} server did not start")
-    return server, (SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"), int(line[1])
+    return server, (SERVER_ADDRESS if deployment == "remote" else "127.0.0.1"), int(line[1]), list(map(int, line[2:]))
 
 
 def process_cpu_s(pid):
@@ -236,7 +257,7 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
     warmups = warmup_requests(args) * concurrency
     with tempfile.TemporaryDirectory() as work:
         phases = os.path.join(work, "phases.json")
-        server, host, port = start_server(args, deployment, protocol, phases)
+        server, host, port, threads_around_load = start_server(args, deployment, protocol, phases)
         try:
             if mode == "async":  # one gRPC channel, many calls in flight
                 clients = [serving_stack.Client(protocol, host, port)]
@@ -264,7 +285,8 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
                                                 warmups=warmups, when_warm=when_warm)
             cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"],
                    "client": own_cpu_s() - cpu_before["client"],
-                   "steal": steal_share(cpu_before["ticks"], machine_ticks())}
+                   "steal": steal_share(cpu_before["ticks"], machine_ticks()),
+                   "threads_around_load": threads_around_load}
             for c in clients:
                 c.close()
         finally:
@@ -280,30 +302,33 @@ def measure_in_process(args, batch):
                "--server-threads", str(args.server_threads), "--device", args.device, "--batch", str(batch),
                "--requests", str(request_count(args, batch))]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
-    cpu = {"server": result["cpu_s"], "client": None, "steal": result["steal"]}
+    cpu = {"server": result["cpu_s"], "client": None, "steal": result["steal"],
+           "threads_around_load": result["threads_around_load"]}
     return result["seconds"], result["latencies"], cpu, result["phases"]
 
 
 def in_process_main(args):
     import torch
-    body = torch.randn(args.batch, 3, 224, 224).numpy().tobytes()
+    side = image_side(args.model)
+    body = torch.randn(args.batch, 3, side, side).numpy().tobytes()
     phases = Phases()
-    handler = infer(load_model(args.model, args.server_threads, args.device), threading.Lock(), args.device,
-                    phases.record)
+    model, threads_around_load = load_model(args.model, args.server_threads, args.device)
+    handler = infer(model, side, threading.Lock(), args.device, phases.record)
     before = []
     seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
                                         when_warm=lambda: before.extend((own_cpu_s(), machine_ticks())))
     print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - before[0],
-                      "steal": steal_share(before[1], machine_ticks()),
+                      "steal": steal_share(before[1], machine_ticks()), "threads_around_load": threads_around_load,
                       "phases": timed_phases(phases.recorded, warmup_requests(args))}))
 
 
 def keep_latencies(path, row, latencies, phases, host):
     """Appends one configuration's request latencies (ms, in the order they finished), the
     server's phases (ms per request, in the order each phase ended), the page faults of
-    those that count them, where the passes ran ([CPU, thread] each) and the host's state (`host`: the share of the machine's CPU time
-    stolen over the timed requests, the pace probe before and after them) to a JSON-lines
-    file."""
+    those that count them, where the passes ran ([CPU, thread] each) and the host's state
+    (`host`: the share of the machine's CPU time stolen over the timed requests, the pace
+    probe before and after them, the serving process's threads before and after it built the
+    model) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
                                "server_threads", "date")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
@@ -376,7 +401,8 @@ def main():
         if new:
             out.writeheader()
         for batch in (int(b) for b in args.batches.split(",")):
-            body = torch.randn(batch, 3, 224, 224).numpy().tobytes()
+            side = image_side(args.model)
+            body = torch.randn(batch, 3, side, side).numpy().tobytes()
             configs = [("in-process", "", "sync", 1)] if "in-process" in deployments else []
             configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
                         for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
@@ -385,7 +411,8 @@ def main():
                 elapsed, latencies, cpu, phases = (
                     measure_in_process(args, batch) if deployment == "in-process" else
                     measure_served(args, deployment, protocol, mode, batch, concurrency, body))
-                host = {"steal_share": round(cpu["steal"], 4), "pace_probe_ms": [pace_before, host_pace_ms()]}
+                host = {"steal_share": round(cpu["steal"], 4), "pace_probe_ms": [pace_before, host_pace_ms()],
+                        "threads_around_load": cpu["threads_around_load"]}
                 cores = os.cpu_count()
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
