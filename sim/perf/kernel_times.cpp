@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -81,28 +81,32 @@ bool KernelTimes::has_phase(const std::string& op, const std::string& phase) con
 
 std::string KernelTimes::priced_as(const std::string& op) const {
   // Concatenation copies each input element into the output once: a read and a write per
-  // element, as an out-of-place activation does.
-  static const std::set<std::string> activations = {"relu6",       "leaky_relu", "sigmoid", "tanh", "hardswish",
-                                                    "hardsigmoid", "silu",       "gelu",    "concat"};
+  // element, as an out-of-place activation does.  An average pooling sums the windows a max
+  // pooling of the same shape compares.
+  static const std::map<std::string, std::string> stand_ins = {
+      {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"}, {"tanh", "relu"},
+      {"hardswish", "relu"}, {"hardsigmoid", "relu"}, {"silu", "relu"}, {"gelu", "relu"},
+      {"concat", "relu"}, {"avgpool", "maxpool"}};
   const auto timed = [&](const std::string& o) {
     const auto it = op_phases_.lower_bound({o, ""});
     return it != op_phases_.end() && it->first == o;
   };
-  return activations.count(op) && !timed(op) && timed("relu") ? "relu" : op;
+  const auto it = stand_ins.find(op);
+  return it != stand_ins.end() && !timed(op) && timed(it->second) ? it->second : op;
 }
 
-// An elementwise activation or a concatenation nobody timed, priced as the ReLU on the same
-// elements: each reads and writes every element once, and on a CPU the memory, not the
-// arithmetic, decides.
-std::optional<Answer> KernelTimes::as_timed_activation(const kernels::Signature& sig, const std::string& phase,
-                                                       int threads) const {
+// An operator nobody timed, priced as the timed one that moves the same elements the same
+// way (priced_as): on a CPU the memory and the window's work, not the kind of arithmetic,
+// decide.
+std::optional<Answer> KernelTimes::as_stand_in(const kernels::Signature& sig, const std::string& phase,
+                                               int threads) const {
   const std::string as = priced_as(sig.op);
   if (as == sig.op) return std::nullopt;
   auto a = from_profile(kernels::parse_signature(as + sig.text.substr(sig.op.size())), phase, threads);
   if (!a) return std::nullopt;
   a->rel_error = std::hypot(a->rel_error, kScalingError);
   a->source = Source::scaled;
-  a->basis += fmt::format("; {} priced as the {} on the same elements (never timed itself)", sig.op, as);
+  a->basis += fmt::format("; {} priced as the {} of the same shape (never timed itself)", sig.op, as);
   return a;
 }
 
@@ -151,7 +155,7 @@ Answer KernelTimes::at_measured_threads(const kernels::Signature& sig, const std
   if (auto a = from_profile(sig, phase, threads)) return *a;
   if (auto a = other_dtype(sig, phase)) return *a;
   if (auto a = training_forward(sig, phase)) return *a;
-  if (auto a = as_timed_activation(sig, phase, threads)) return *a;
+  if (auto a = as_stand_in(sig, phase, threads)) return *a;
   return fallback(sig, phase, threads);
 }
 

@@ -68,7 +68,8 @@ class KernelTimes {
   bool has_phase(const std::string& op, const std::string& phase) const;
   // The operator whose timings price `op`: itself, or for an elementwise activation or a
   // concatenation the profile never timed in any phase (MobileNetV2's ReLU6 or GoogLeNet's
-  // concatenations in a profile of ResNets), the ReLU it timed.
+  // concatenations in a profile of ResNets), the ReLU it timed; for an average pooling
+  // (Inception-v3's), the max pooling.
   std::string priced_as(const std::string& op) const;
   // Whether these are a GPU's times (a GPU profile, or a GPU's roofline).
   bool on_gpu() const { return options_.gpu.has_value(); }
@@ -86,8 +87,7 @@ class KernelTimes {
   Answer fallback(const kernels::Signature& sig, const std::string& phase, int threads) const;
   std::optional<Answer> other_dtype(const kernels::Signature& sig, const std::string& phase) const;
   std::optional<Answer> training_forward(const kernels::Signature& sig, const std::string& phase) const;
-  std::optional<Answer> as_timed_activation(const kernels::Signature& sig, const std::string& phase,
-                                            int threads) const;
+  std::optional<Answer> as_stand_in(const kernels::Signature& sig, const std::string& phase, int threads) const;
   void carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
   // A model fitted to other kernels can extrapolate below what a GPU's memory allows: a
   // fitted GPU time is at least the time the profile's GPU needs to move the kernel's bytes.
