@@ -66,6 +66,14 @@ def cpu_serving(campaign):
             f"cpu-serve/remote-5gbps/{campaign}/")
 
 
+def networks_campaign(label, campaign, networks):
+    """A Genoa campaign of several networks (`networks`: group slug, name): a row over all
+    of them, then one per network, the first "of them ..."."""
+    groups = [cpu_serving(f"devbox-epyc-genoa-{slug}-{campaign}") for slug, _ in networks]
+    names = [f"of them {networks[0][1]}"] + [name for _, name in networks[1:]]
+    return [(label, sum(groups, ()))] + list(zip(names, groups))
+
+
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
 # many cases are within 15%.
@@ -146,22 +154,16 @@ GOALS = [
     ("the same runs predicted from the calibration taken straight after them (14:28)",
      cpu_serving("devbox-epyc-genoa-1420-recalibrated")),
     ("the same configurations at 14:58, measured blind after that calibration", cpu_serving("devbox-epyc-genoa-1458")),
-    ("three networks no calibration timed, one client at batch 1 and 8 on one thread and two (16:26), measured blind "
-     "after the 15:53 calibration (GoogLeNet's poolings since priced by their comparisons, found in its timings, "
-     "and its loader's OpenMP team counted, found after)",
-     sum((cpu_serving(f"devbox-epyc-genoa-{net}-unseen-1626") for net in ("mobilenet-v2", "googlenet", "resnet34")),
-         ())),
-    ("of them MobileNetV2", cpu_serving("devbox-epyc-genoa-mobilenet-v2-unseen-1626")),
-    ("GoogLeNet", cpu_serving("devbox-epyc-genoa-googlenet-unseen-1626")),
-    ("ResNet-34", cpu_serving("devbox-epyc-genoa-resnet34-unseen-1626")),
-    ("Inception-v3, never timed, and GoogLeNet and ResNet-34 again, the same configurations (19:23), measured blind "
-     "after the 18:48 calibration (the loaders' OpenMP teams as the harness recorded them; average poolings priced "
-     "as max poolings, added after)",
-     sum((cpu_serving(f"devbox-epyc-genoa-{net}-unseen-1923") for net in ("inception-v3", "googlenet", "resnet34")),
-         ())),
-    ("of them Inception-v3", cpu_serving("devbox-epyc-genoa-inception-v3-unseen-1923")),
-    ("GoogLeNet", cpu_serving("devbox-epyc-genoa-googlenet-unseen-1923")),
-    ("ResNet-34", cpu_serving("devbox-epyc-genoa-resnet34-unseen-1923")),
+    *networks_campaign(
+        "three networks no calibration timed, one client at batch 1 and 8 on one thread and two (16:26), measured "
+        "blind after the 15:53 calibration (GoogLeNet's poolings since priced by their comparisons, found in its "
+        "timings, and its loader's OpenMP team counted, found after)", "unseen-1626",
+        [("mobilenet-v2", "MobileNetV2"), ("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")]),
+    *networks_campaign(
+        "Inception-v3, never timed, and GoogLeNet and ResNet-34 again, the same configurations (19:23), measured "
+        "blind after the 18:48 calibration (the loaders' OpenMP teams as the harness recorded them; average poolings "
+        "priced as max poolings, added after)", "unseen-1923",
+        [("inception-v3", "Inception-v3"), ("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")]),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -118,12 +118,12 @@ int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catal
 bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog& catalog, int threads,
                           std::string& notes) {
   if (!spec.serving || threads < 2) return false;
-  const int loader = spec.serving->loader_team ? 1 : 0;
-  const int teams = spec.serving->pass_threads + loader;
+  const int passing = spec.serving->pass_threads;
+  const bool loader = spec.serving->loader_team;
+  const int teams = passing + (loader ? 1 : 0);
   const int cores = scenario::host_cores(spec.system, catalog);
   const int64_t managed = 1 + int64_t{teams} * (threads - 1);
   if (managed <= cores) return false;
-  const int passing = spec.serving->pass_threads;
   notes += fmt::format("{}{} thread{} running passes{}, a team of {} each: {} runtime threads on {} cores, so idle ones "
                        "sleep and every operator wakes its team",
                        notes.empty() ? "" : "; ", passing, passing == 1 ? "" : "s",
