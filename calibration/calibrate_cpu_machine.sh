@@ -8,8 +8,9 @@
 # minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
 # images/s while the runs in process kept to 40-45), the price of a page faulted afresh, the
 # wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
-# between, and the Python serving stack over loopback and across a 5 Gbit/s veth link;
-# then the profiles fitted from them.
+# between (pooled in the profile with the traces of the kind's earlier calibrations), and
+# the Python serving stack over loopback and across a 5 Gbit/s veth link; then the
+# profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
@@ -50,7 +51,11 @@ for protocol in grpc http; do
 done
 served_forwards _end
 
-build/sim/cli/dlsim calibrate "$ops"/*.json --machine "$machine" --catalog-cpu "$catalog_cpu" \
+# The stalls pool this trace with every earlier one of the machine's kind (stall_history.py).
+mapfile -t operators < <(ls "$ops"/*.json | grep -v '/stall_trace\.json$')
+history=$($py calibration/stall_history.py "$ops/stall_trace.json" --cpu "$catalog_cpu")
+mapfile -t stalls <<< "$history"
+build/sim/cli/dlsim calibrate "${operators[@]}" "${stalls[@]}" --machine "$machine" --catalog-cpu "$catalog_cpu" \
   -o "calibration/profiles/$machine-pytorch.toml"
 for protocol in grpc http; do
   build/sim/cli/dlsim calibrate "$stack/python_${protocol}_loopback.json" --machine "$machine" \

@@ -164,6 +164,14 @@ GOALS = [
         "blind after the 18:48 calibration (the loaders' OpenMP teams as the harness recorded them; average poolings "
         "priced as max poolings, added after)", "unseen-1923",
         [("inception-v3", "Inception-v3"), ("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")]),
+    *networks_campaign(
+        "AlexNet, VGG-11 and ResNet-101, none served or timed before, one client at batch 1 and 8 on two threads "
+        "and one (21:38), measured blind after the 21:04 calibration, its stalls pooled with the kind's earlier "
+        "traces", "unseen-2138",
+        [("alexnet", "AlexNet"), ("vgg11", "VGG-11"), ("resnet101", "ResNet-101")]),
+    ("the same runs predicted from the 18:48 calibration, its stalls pooled the same way",
+     sum((cpu_serving(f"devbox-epyc-genoa-{slug}-unseen-2138-previous") for slug in ("alexnet", "vgg11", "resnet101")),
+         ())),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include <Eigen/Dense>
@@ -131,6 +132,9 @@ bool transfers_only(const RawBenchmarks& file) {
   });
 }
 
+// A row of kernels/pytorch/stall_trace.py's trace, not a kernel.
+bool traces_stalls(const KernelKey& key) { return key.signature.rfind(std::string(kStallOp) + " ", 0) == 0; }
+
 // A speed trace's windows (their median calls, in order) as slowdowns over the median window.
 std::vector<double> slowdowns(std::vector<double> windows) {
   const double median = summarize(windows).median_s;
@@ -183,7 +187,12 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                  "the same machine as the other files ('" + known->second + "')",
                                  "fit one profile per machine and per way of timing"});
     }
-    for (const auto& [key, t] : file.times) times[key].insert(times[key].end(), t.begin(), t.end());
+    for (const auto& [key, t] : file.times) {
+      // A speed trace is a file's own: its windows are slowdowns over its own median
+      // window, so that traces of several sessions pool into one of the machine's kind.
+      const auto windows = traces_stalls(key) && key.phase == "speed" ? slowdowns(t) : t;
+      times[key].insert(times[key].end(), windows.begin(), windows.end());
+    }
     for (const auto& [key, t] : file.cpu_times) cpu_times[key].insert(cpu_times[key].end(), t.begin(), t.end());
   }
   const auto identity = [&profile](const char* key) {
@@ -233,14 +242,18 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   std::map<std::tuple<std::string, std::string, std::string, int>, Group> groups;
   const bool pytorch = profile.pytorch_cpu_ops();
   for (auto& [key, t] : times) {
-    if (key.signature.rfind(std::string(kStallOp) + " ", 0) == 0) {  // a trace, not a kernel
+    if (traces_stalls(key)) {
       StallTrace& trace = profile.stalls[key.threads];
       if (key.phase == "traced")
         for (double s : t) trace.traced_s += s;
+      else if (key.phase == "window" && std::adjacent_find(t.begin(), t.end(), std::not_equal_to<>()) != t.end())
+        throw InputError(Problem{{raw.front().path, 0, 0}, fmt::format("{} threads={}", kStallOp, key.threads),
+                                 "window", "speed traces of one window length, to pool them",
+                                 "trace every session with stall_trace.py's same --window-ms"});
       else if (key.phase == "window")
         trace.speed.window_s = t.front();
       else if (key.phase == "speed")
-        trace.speed.slowdowns = slowdowns(t);
+        trace.speed.slowdowns = t;
       else
         trace.durations_s.insert(trace.durations_s.end(), t.begin(), t.end());
       continue;

@@ -92,6 +92,7 @@ class KernelTimes {
   // A model fitted to other kernels can extrapolate below what a GPU's memory allows: a
   // fitted GPU time is at least the time the profile's GPU needs to move the kernel's bytes.
   void floor_at_memory_roof(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
+  void busy_as_timed(const kernels::Signature& sig, const std::string& phase, int threads, Answer& a) const;
 
   const Profile& profile_;
   LookupOptions options_;
@@ -101,6 +102,8 @@ class KernelTimes {
   std::set<std::pair<std::string, int>> timed_;                 // (signature without batch, threads)
   std::set<std::tuple<std::string, std::string, int>> phases_;  // (signature without batch, phase, threads)
   std::set<std::pair<std::string, std::string>> op_phases_;     // (operator, phase)
+  // (operator, phase, threads) -> the median timed kernel's CPU time over its wall time
+  std::map<std::tuple<std::string, std::string, int>, double> cores_busy_;
 };
 
 }  // namespace dlsim::perf

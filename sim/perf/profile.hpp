@@ -63,7 +63,9 @@ struct FitModel {
 // traced_s, each its excess over the median call; and how its speed drifts between them,
 // window by window in order, each window's median call of a convolution over the median
 // window's.  Operator timings are medians of repetitions and leave both out; the serving
-// simulation replays them (sim/infer/stalls.hpp).
+// simulation replays them (sim/infer/stalls.hpp).  A profile pools the traces of its
+// machine kind's calibrations (calibration/stall_history.py): stalls over their seconds
+// traced together, speed traces one after another, each over its own median window.
 inline constexpr const char* kStallOp = "stall";
 struct SpeedTrace {
   double window_s = 0;

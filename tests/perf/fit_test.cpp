@@ -192,6 +192,34 @@ TEST(FitProfile, ASpeedTraceIsKeptInOrderOverItsMedianWindow) {
   EXPECT_THROW(fit_profile({raw}, {"m", "", "test", ""}), InputError);
 }
 
+// The traces of several sessions of a machine kind pool (calibration/stall_history.py):
+// their stalls over their seconds traced together, each speed trace over its own median
+// window (a slower session's windows are not all slow), one after another; traces of
+// windows of different lengths do not pool.
+TEST(FitProfile, StallTracesOfSeveralSessionsPoolEachOverItsOwnMedian) {
+  const auto session = [](const std::string& path, std::vector<double> stalls, std::vector<double> speed) {
+    RawBenchmarks raw;
+    raw.path = path;
+    raw.context = {{"framework", "pytorch"}, {"torch_version", "1.13.0"}};
+    raw.times[{"stall fp32 n1 e200704", "stall", 2}] = std::move(stalls);
+    raw.times[{"stall fp32 n1 e200704", "traced", 2}] = {60.0};
+    raw.times[{"stall fp32 n1 e200704", "speed", 2}] = std::move(speed);
+    raw.times[{"stall fp32 n1 e200704", "window", 2}] = {0.02};
+    return raw;
+  };
+  auto earlier = session("earlier/stall_trace.json", {1e-3}, {2e-3, 4e-3, 2e-3});
+  const auto later = session("later/stall_trace.json", {3e-3, 5e-3}, {3e-3, 6e-3, 6e-3});
+  const Profile p = fit_profile({relu_timings("torch.json", "pytorch"), earlier, later}, {"m", "", "test", ""});
+  const StallTrace& trace = p.stalls.at(2);
+  EXPECT_EQ(trace.traced_s, 120.0);
+  EXPECT_EQ(trace.durations_s, (std::vector<double>{1e-3, 3e-3, 5e-3}));
+  EXPECT_EQ(trace.speed.slowdowns, (std::vector<double>{1.0, 2.0, 1.0, 0.5, 1.0, 1.0}));
+  EXPECT_EQ(p.measured.size(), 3u);  // the ReLUs alone
+  earlier.times[{"stall fp32 n1 e200704", "window", 2}] = {0.05};
+  EXPECT_THROW(fit_profile({relu_timings("torch.json", "pytorch"), earlier, later}, {"m", "", "test", ""}),
+               InputError);
+}
+
 // The driver's host copies, timed by dlsim-gpu-bench on the same GPU, join PyTorch's
 // operators, before or after them in the list; from another GPU, or with a kernel among
 // them, they do not.

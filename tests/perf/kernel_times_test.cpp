@@ -45,6 +45,26 @@ TEST(KernelTimes, MeasuredInterpolatedFitted) {
   EXPECT_NEAR(other.seconds, 40e-6, 1e-12);
 }
 
+// A kernel priced from others keeps the cores busy as its operator's timed kernels did
+// (the median CPU time over wall time of those timed with it); where none was, unknown.
+TEST(KernelTimes, APricedKernelKeepsTheCoresBusyAsItsOperatorsTimedKernelsDid) {
+  Profile p = relu_profile();
+  const KernelTimes untimed_cpu(p, {});
+  EXPECT_EQ(untimed_cpu.time("relu fp32 n1 e64", "fwd", 2).cpu_seconds, 0);
+  p.measured[{"relu fp32 n2 e8", "fwd", 2}].cpu_s = 7.2e-6;    // 1.2 cores
+  p.measured[{"relu fp32 n8 e8", "fwd", 2}].cpu_s = 43.2e-6;   // 1.8 cores
+  p.measured[{"relu fp32 n4 e16", "fwd", 2}] = {10e-6, 10e-6, 10e-6, 5, 10.5e-6};  // 1.05 cores
+  const KernelTimes times(p, {});
+  const Answer fitted = times.time("relu fp32 n1 e64", "fwd", 2);
+  EXPECT_EQ(fitted.source, Source::fitted);
+  EXPECT_NEAR(fitted.cpu_seconds, fitted.seconds * 1.2, 1e-15);
+  const Answer between = times.time("relu fp32 n4 e8", "fwd", 2);
+  EXPECT_EQ(between.source, Source::interpolated);
+  EXPECT_NEAR(between.cpu_seconds, between.seconds * 1.2, 1e-15);
+  EXPECT_DOUBLE_EQ(times.time("relu fp32 n8 e8", "fwd", 2).cpu_seconds, 43.2e-6);  // timed: its own
+  EXPECT_EQ(times.time("relu fp32 n1 e64", "fwd", 1).cpu_seconds, 0);  // one thread: none timed with it
+}
+
 TEST(KernelTimes, AnActivationNeverTimedIsPricedAsTheReluOnItsElements) {
   // ReLU6 and tanh read and write every element once, as the ReLU the profile fitted
   // does; an operator of another kind is not priced so.
