@@ -89,6 +89,10 @@ KernelTimes::KernelTimes(const Profile& profile, LookupOptions options)
 // ResNet-18's passes on two threads used a median 1.04 cores, a convolution 1.97.  A kernel
 // priced from others' timings keeps as many busy as the timed kernels of its operator,
 // phase and team did; where none was timed with its CPU time, the step counts every thread.
+// Untimed networks' busy shares came within 2-7% so (GoogLeNet, Inception-v3, AlexNet,
+// VGG-11 on the Genoa VM, from 12-36%), but a team that spins between short operators keeps
+// its cores busy anyway: MobileNetV2 in process at batch 1 on two threads used 0.99 of the
+// cores, priced so at 0.63.
 void KernelTimes::busy_as_timed(const kernels::Signature& sig, const std::string& phase, int threads,
                                 Answer& a) const {
   if (const auto it = cores_busy_.find({sig.op, phase, threads}); it != cores_busy_.end())
