@@ -172,6 +172,10 @@ GOALS = [
     ("the same runs predicted from the 18:48 calibration, its stalls pooled the same way",
      sum((cpu_serving(f"devbox-epyc-genoa-{slug}-unseen-2138-previous") for slug in ("alexnet", "vgg11", "resnet101")),
          ())),
+    *networks_campaign(
+        "VGG-13 (two threads and one) and ResNet-152 (two threads), neither served or timed before, one client at "
+        "batch 1 and 8 (22:24), measured blind after the same calibration", "unseen-2224",
+        [("vgg13", "VGG-13"), ("resnet152", "ResNet-152")]),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
