@@ -21,6 +21,7 @@ trace by its own file's median window), and stalls pool by the seconds traced.
 """
 import argparse
 import datetime
+import functools
 import glob
 import json
 import os
@@ -30,8 +31,9 @@ import tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@functools.cache
 def traced_at(path):
-    """When a stall trace was taken, from its Google Benchmark context."""
+    """When a stall trace was taken, from its Google Benchmark context (each file read once)."""
     with open(path) as f:
         date = json.load(f)["context"]["date"]
     return datetime.datetime.strptime(date, "%Y-%m-%dT%H:%M:%S%z")
