@@ -66,10 +66,11 @@ def cpu_serving(campaign):
             f"cpu-serve/remote-5gbps/{campaign}/")
 
 
-def networks_campaign(label, campaign, networks):
-    """A Genoa campaign of several networks (`networks`: group slug, name): a row over all
-    of them, then one per network, the first "of them ..."."""
-    groups = [cpu_serving(f"devbox-epyc-genoa-{slug}-{campaign}") for slug, _ in networks]
+def networks_campaign(label, campaign, networks, machine="devbox-epyc-genoa"):
+    """A campaign of several networks (`networks`: group slug, name) on a CPU VM (`machine`,
+    the groups' first part): a row over all of them, then one per network, the first "of
+    them ..."."""
+    groups = [cpu_serving(f"{machine}-{slug}-{campaign}") for slug, _ in networks]
     names = [f"of them {networks[0][1]}"] + [name for _, name in networks[1:]]
     return [(label, sum(groups, ()))] + list(zip(names, groups))
 
@@ -177,6 +178,19 @@ GOALS = [
         "VGG-13 (two threads and one) and ResNet-152 (two threads), neither served or timed before, one client at "
         "batch 1 and 8 (22:24), measured blind after the same calibration", "unseen-2224",
         [("vgg13", "VGG-13"), ("resnet152", "ResNet-152")]),
+    networks_campaign(
+        "the Zen 5 kind again on another host (2026-11-27 23:44, its TSC at 2.1 GHz), ResNet-18 in the 21 "
+        "configurations of 2026-11-22 on one thread and two and ResNet-50 with one client, measured first and "
+        "predicted blind from the 2026-11-22 profiles carried by the catalog's clock and peak", "2344-carried",
+        [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")], machine="devbox-epyc-turin21")[0],
+    networks_campaign("the same runs predicted from the calibration taken straight after them (00:21)",
+                      "2344-recalibrated", [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")],
+                      machine="devbox-epyc-turin21")[0],
+    *networks_campaign(
+        "ResNet-34, VGG-11 and MobileNetV2, never timed or served on that host, one client at batch 1 and 8 on two "
+        "threads and one (00:53), measured blind after that calibration", "unseen-0053",
+        [("resnet34", "ResNet-34"), ("vgg11", "VGG-11"), ("mobilenet_v2", "MobileNetV2")],
+        machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# validation/serving_cases.py makes the 22:24 Genoa campaign's case file again from its data:
+# the same suites (group, rows chosen, what is compared, from which file) as the committed
+# one; a missing data file is refused with exit 2.
+set -euo pipefail
+source_dir=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+campaign=serving_cpu_devbox_genoa_unseen_2224
+echo "a header" > "$work/header.txt"
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+  --phases validation/data/serving_phases_devbox_genoa_unseen_2224.csv \
+  --profile calibration/profiles/devbox-epyc-genoa-2vcpu-1127-2104-pytorch.toml \
+  --protocols devbox-epyc-genoa-2vcpu-1127-2104 --cpu epyc-genoa-kvm \
+  --tag 'devbox-epyc-genoa-{model}-unseen-2224' --header "$work/header.txt" --out "$work/made.toml"
+# Each suite as one line, its defaults filled in and its bound left out, suites sorted.
+suites() {
+  /usr/bin/python3 -c '
+import sys, tomllib
+doc = tomllib.load(open(sys.argv[1], "rb"))
+defaults = doc["defaults"]
+print(defaults)
+for s in sorted(doc["suite"], key=lambda s: s["group"]):
+    suite = {**defaults, **s, "set": {**defaults["set"], **s.get("set", {})}}
+    print({k: suite[k] for k in sorted(suite) if k != "bound_mape_pct"})' "$1" > "$2"
+}
+suites "$source_dir/validation/cases/$campaign.toml" "$work/committed.txt"
+suites "$work/made.toml" "$work/made.txt"
+diff "$work/committed.txt" "$work/made.txt"
+if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
+     --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
+  echo "a missing data file was accepted" >&2
+  exit 1
+else
+  [ $? -eq 2 ] && grep -q "no such file: validation/data/none.csv" "$work/err"
+fi
+echo "serving_cases.py: the 22:24 campaign's case file made again; a missing file refused"

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""Writes the validation case file of a CPU serving campaign (validation/measure/serving_cpu.py):
+for each network and thread count the campaign served, its throughput and P99 per
+deployment, and for each deployment the server's CPU busy share and, from the campaign's
+phases (validation/serving_phases.py), the time under and waiting for the model's lock.
+
+    /usr/bin/python3 validation/serving_cases.py --data validation/data/X.csv \
+        --phases validation/data/serving_phases_X.csv --profile calibration/profiles/P.toml \
+        --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
+        --out validation/cases/X.toml [--bounds build/sim/cli/dlsim]
+
+--protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
+MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
+(devbox-epyc-genoa-{model}-unseen-2224 gives cpu-serve/local/devbox-epyc-genoa-vgg13-unseen-2224/...); --header a
+text file whose lines open the file as comments (what was measured, when, from what).
+--bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
+whole), as the committed case files do, so that a regression fails while a gap stays visible.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "validation", "cases")
+SCENARIOS = os.path.join(CASES, "scenarios")
+# The remote link's payload rate, as every case file states it: 5 Gbit/s times a TCP
+# segment's payload in the Ethernet frame tc counts (validation/cases/serving_cpu_devbox_epyc.toml).
+REMOTE = '"serving.deployment" = "remote", "system.network_bandwidth" = "4.78Gbps"'
+GROUP_PART = {"in-process": "in-process", "local": "local", "remote": "remote-5gbps"}
+
+
+def relative(path, base=CASES):
+    """`path` as a case file names it: a data file from validation/cases/, a profile from the
+    scenarios' folder, where the scenarios' own settings are read."""
+    return os.path.relpath(os.path.join(ROOT, path), base)
+
+
+class Writer:
+    def __init__(self, args):
+        self.args = args
+        self.protocol_set = (f'"serving.protocol_profile" = "{relative("calibration/profiles/protocols", SCENARIOS)}'
+                             f'/python-{{protocol}}-{args.protocols}.toml", "serving.protocol" = "{{protocol}}", '
+                             '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}"')
+        self.suites = []
+
+    def suite(self, where, deployment, group, measured, predicted, data=None):
+        lines = ["[[suite]]"]
+        if data:
+            lines.append(f'data = "{relative(data)}"')
+        lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
+        if deployment == "in-process":
+            lines += ['scenario = "scenarios/cpu_infer.toml"', 'id = "{model} in-process b{batch} t{server_threads}"']
+        else:
+            extra = f", {REMOTE}" if deployment == "remote" else ""
+            lines.append("set = { " + self.protocol_set + extra + " }")
+        lines += [f'group = "{group}"', f'measured = "{measured}"', f'predicted = "{predicted}"', "bound_mape_pct = 0"]
+        self.suites.append("\n".join(lines))
+
+    def text(self, header):
+        a = self.args
+        defaults = ("[defaults]\n"
+                    f'data = "{relative(a.data)}"\n'
+                    'scenario = "scenarios/cpu_serve.toml"\n'
+                    'set = { "workload.model" = "{model}", "workload.batch" = "{batch}", '
+                    f'"system.threads" = "{{server_threads}}", "system.profile" = "{relative(a.profile, SCENARIOS)}", '
+                    f'"system.cpu" = "{a.cpu}" }}\n'
+                    'id = "{model} {deployment} {protocol} {mode} b{batch} c{concurrency} t{server_threads}"\n'
+                    'measured = "images_per_s"\n'
+                    'predicted = "throughput_images_per_s"')
+        return header + "\n" + defaults + "\n\n" + "\n\n".join(self.suites) + "\n"
+
+
+def campaign_rows(path):
+    with open(os.path.join(ROOT, path)) as f:
+        return list(csv.DictReader(f))
+
+
+def write(args):
+    rows = campaign_rows(args.data)
+    w = Writer(args)
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    for model in models:
+        mine = [r for r in rows if r["model"] == model]
+        tag = args.tag.format(model=model)
+        for threads in dict.fromkeys(r["server_threads"] for r in mine):
+            suffix = "" if threads == "1" else f"-{threads}-threads"
+            served = [r for r in mine if r["server_threads"] == threads]
+            for deployment in dict.fromkeys(r["deployment"] for r in served):
+                where = [("model", model), ("deployment", deployment), ("server_threads", threads)]
+                part = GROUP_PART[deployment]
+                clients = {r["concurrency"] for r in served if r["deployment"] == deployment}
+                one = "one-client-" if deployment != "in-process" and clients == {"1"} else ""
+                w.suite(where, deployment, f"cpu-serve/{part}/{tag}/{one}throughput{suffix}",
+                        "images_per_s", "throughput_images_per_s")
+                if deployment != "in-process":
+                    w.suite(where, deployment, f"cpu-serve/{part}/{tag}/{one}p99-latency{suffix}",
+                            "latency_p99_ms", "latency_ms.p99")
+        for deployment in dict.fromkeys(r["deployment"] for r in mine):
+            where = [("model", model), ("deployment", deployment)]
+            part = GROUP_PART[deployment]
+            busy = "server_cpu_busy" if deployment == "remote" else "cpu_busy"
+            w.suite(where, deployment, f"cpu-serve/{part}/{tag}/{'server-' if deployment == 'remote' else ''}cpu-busy",
+                    busy, "cpu_utilization.server_machines")
+            if deployment != "in-process" and args.phases:
+                w.suite(where, deployment, f"cpu-serve/{part}/{tag}/server-compute", "locked_mean_ms",
+                        "breakdown_ms.compute", data=args.phases)
+                if all(r["concurrency"] != "1" for r in mine if r["deployment"] == deployment):  # else none queue
+                    w.suite(where, deployment, f"cpu-serve/{part}/{tag}/server-queue", "lock_wait_mean_ms",
+                            "breakdown_ms.server_queue", data=args.phases)
+    with open(args.header) as f:
+        header = "".join("# " + line if line.strip() else "#\n" for line in f)
+    with open(os.path.join(ROOT, args.out), "w") as f:
+        f.write(w.text(header))
+
+
+def set_bounds(out, dlsim):
+    """Each group's bound: its MAPE today, rounded up (one more when whole)."""
+    path = os.path.join(ROOT, out)
+    report = subprocess.run([dlsim, "validate", path, "--format", "json"], capture_output=True, text=True)
+    if report.returncode not in (0, 1):
+        sys.exit(f"serving_cases: dlsim validate {out} failed ({report.returncode}): {report.stderr.strip()}")
+    mape = {g["name"]: g["mape_pct"] for g in json.loads(report.stdout)["groups"]}
+    text = open(path).read()
+
+    def bound(match):
+        value = mape[match.group(1)]
+        return f'group = "{match.group(1)}"{match.group(2)}bound_mape_pct = {math.floor(value) + 1}'
+    with open(path, "w") as f:
+        f.write(re.sub(r'group = "([^"]+)"(\n(?:[^\[\n][^\n]*\n)*?)bound_mape_pct = \d+', bound, text))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for flag in ("--data", "--profile", "--protocols", "--cpu", "--tag", "--header", "--out"):
+        ap.add_argument(flag, required=True)
+    ap.add_argument("--phases")
+    ap.add_argument("--bounds", metavar="DLSIM")
+    args = ap.parse_args()
+    for path in filter(None, (args.data, args.phases, args.profile, args.header)):
+        if not os.path.exists(os.path.join(ROOT, path)):
+            print(f"serving_cases: no such file: {path}", file=sys.stderr)
+            return 2
+    write(args)
+    if args.bounds:
+        set_bounds(args.out, args.bounds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
