@@ -181,7 +181,8 @@ GOALS = [
     networks_campaign(
         "the Zen 5 kind again on another host (2026-11-27 23:44, its TSC at 2.1 GHz), ResNet-18 in the 21 "
         "configurations of 2026-11-22 on one thread and two and ResNet-50 with one client, measured first and "
-        "predicted blind from the 2026-11-22 profiles carried by the catalog's clock and peak", "2344-carried",
+        "predicted from the 2026-11-22 profiles carried by the catalog's clock and peak, its pages at this host's "
+        "write rates (timed at 00:21)", "2344-carried",
         [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")], machine="devbox-epyc-turin21")[0],
     networks_campaign("the same runs predicted from the calibration taken straight after them (00:21)",
                       "2344-recalibrated", [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")],

@@ -74,7 +74,8 @@ std::optional<perf::CpuScaling> cpu_scaling(const perf::Profile& profile, const 
                   "other kernels by clock ({:.2f} vs {:.2f} GHz){}",
                   from.name, to.name, isa.empty() ? "" : " running a binary built for " + isa,
                   from.peak_fp32_flops_per_core() / 1e9, peak / 1e9, from.base_clock_Hz / 1e9, to.base_clock_Hz / 1e9,
-                  widths)};
+                  widths),
+      to.write_bandwidth_Bps, to.fresh_write_bandwidth_Bps, to.name};
 }
 
 // What the catalog's GPU can deliver: its arithmetic peaks as far as its SMs can issue them,

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "perf/features.hpp"
 #include "perf/fit.hpp"
+#include "perf/step_allocations.hpp"
 
 namespace dlsim::perf {
 namespace {
@@ -344,14 +345,41 @@ Answer KernelTimes::fallback(const kernels::Signature& sig, const std::string& p
   return {t, 1.0, Source::fallback, "roofline of the catalog CPU (error assumed 100%)"};
 }
 
+Answer KernelTimes::on_profiles_cpu(const kernels::Signature& sig, const std::string& phase, int threads) const {
+  const bool measured_threads = std::find(threads_.begin(), threads_.end(), threads) != threads_.end();
+  return threads_.empty()       ? fallback(sig, phase, threads)
+         : measured_threads     ? at_measured_threads(sig, phase, threads)
+                                : thread_scaled(sig, phase, threads);
+}
+
+// On another CPU whose catalog entry measured how fast one thread writes pages faulted
+// afresh, the profile's first_touch takes the target's rates for one thread (warm pages at
+// its write_bandwidth where measured, else by clock); other thread counts keep their ratio
+// to one thread in the profile.  A page's price is fresh minus warm, so a warm rate alone
+// (the other VMs' entries) leaves both to the clocks.
+bool KernelTimes::written_at_targets_rate(const kernels::Signature& sig, const std::string& phase, int threads,
+                                          Answer& a) const {
+  const CpuScaling& cpu = *options_.cpu;
+  const double rate = phase == "warm" ? cpu.write_Bps : phase == "fresh" ? cpu.fresh_write_Bps : 0;
+  if (sig.op != kFirstTouchOp || !(cpu.fresh_write_Bps > 0) || !(rate > 0)) return false;
+  const Answer one = threads == 1 ? a : on_profiles_cpu(sig, phase, 1);
+  if (!(one.seconds > 0)) return false;
+  const double bytes = double(sig.get("n")) * double(sig.get("e")) * 4;  // fp32 elements
+  const double ratio = bytes / rate / one.seconds;
+  a.seconds *= ratio;
+  a.cpu_seconds *= ratio;
+  a.rel_error = std::hypot(a.rel_error, kScalingError);
+  a.source = Source::scaled;
+  a.basis += fmt::format("; pages written {} on {} at its measured {:.2f} GB/s a thread", phase, cpu.target,
+                         rate / 1e9);
+  return true;
+}
+
 Answer KernelTimes::time(const std::string& signature, const std::string& phase, int threads) const {
   const auto sig = kernels::parse_signature(signature);
-  const bool measured_threads = std::find(threads_.begin(), threads_.end(), threads) != threads_.end();
-  Answer a = threads_.empty() ? fallback(sig, phase, threads)
-             : measured_threads ? at_measured_threads(sig, phase, threads)
-                                : thread_scaled(sig, phase, threads);
+  Answer a = on_profiles_cpu(sig, phase, threads);
   if (options_.gpu) carry_to_target_gpu(sig, phase, a);
-  if (options_.cpu && a.source != Source::fallback) {
+  if (options_.cpu && a.source != Source::fallback && !written_at_targets_rate(sig, phase, threads, a)) {
     const auto& cpu = *options_.cpu;
     const double ratio = compute_bound(sig, phase) ? cpu.compute_ratio : cpu.clock_ratio;
     a.seconds *= ratio;

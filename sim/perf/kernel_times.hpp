@@ -38,6 +38,14 @@ struct CpuScaling {
   double compute_ratio = 1;  // calibrated per-core peak FLOP/s / target's
   double clock_ratio = 1;    // calibrated clock / target's, for memory-bound and scalar kernels
   std::string basis;         // "Xeon E5-2690 v3 from Emerald Rapids, per-core peaks"
+  // The target's own rates of one thread writing pages already mapped and pages faulted
+  // afresh (its catalog entry's write_bandwidth and fresh_write_bandwidth, bytes/s; 0 where
+  // it has none): a host's page faults follow its hypervisor, not its clock.  The Zen 5 kind
+  // on a host with its TSC at 2.1 GHz ran PyTorch's operators 1.2-1.3x as long as at 2.6 GHz,
+  // as the clocks say, but faulted pages 7.3x as slowly (calibration/README.md).
+  double write_Bps = 0;
+  double fresh_write_Bps = 0;
+  std::string target;  // the target CPU's catalog name
 };
 
 // A GPU profile's device and the GPU a prediction is for (the same one, or another).
@@ -89,6 +97,9 @@ class KernelTimes {
   std::optional<Answer> training_forward(const kernels::Signature& sig, const std::string& phase) const;
   std::optional<Answer> as_stand_in(const kernels::Signature& sig, const std::string& phase, int threads) const;
   void carry_to_target_gpu(const kernels::Signature& sig, const std::string& phase, Answer& a) const;
+  Answer on_profiles_cpu(const kernels::Signature& sig, const std::string& phase, int threads) const;
+  bool written_at_targets_rate(const kernels::Signature& sig, const std::string& phase, int threads,
+                               Answer& a) const;
   // A model fitted to other kernels can extrapolate below what a GPU's memory allows: a
   // fitted GPU time is at least the time the profile's GPU needs to move the kernel's bytes.
   void floor_at_memory_roof(const kernels::Signature& sig, const std::string& phase, Answer& a) const;

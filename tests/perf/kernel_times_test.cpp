@@ -160,6 +160,28 @@ TEST(KernelTimes, AnotherCpuScalesByItsRatios) {
   EXPECT_NEAR(a.seconds, 15e-6, 1e-12);  // memory-bound: the clock ratio
 }
 
+// A target CPU whose catalog measured its fresh pages' write rate prices first_touch's fresh
+// phase from it (two threads keeping the profile's ratio to one); the warm phase, with no
+// such figure, goes by the clocks, and so does a warm rate without a fresh one.
+TEST(KernelTimes, AnotherCpusMeasuredWriteRatePricesItsFreshPages) {
+  Profile p;
+  const std::string sig = "first_touch fp32 n256 e1024";  // 1 MiB
+  p.measured[{sig, "fresh", 1}] = {400e-6, 400e-6, 400e-6, 5};
+  p.measured[{sig, "fresh", 2}] = {250e-6, 250e-6, 250e-6, 5};
+  p.measured[{sig, "warm", 1}] = {40e-6, 40e-6, 40e-6, 5};
+  LookupOptions options;
+  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 1048576 / 2e-3, "target"};  // 1 MiB in 2 ms
+  const KernelTimes times(p, options);
+  const Answer one = times.time(sig, "fresh", 1);
+  EXPECT_EQ(one.source, Source::scaled);
+  EXPECT_NEAR(one.seconds, 2e-3, 1e-12);
+  EXPECT_NE(one.basis.find("pages written fresh on target at its measured 0.52 GB/s"), std::string::npos) << one.basis;
+  EXPECT_NEAR(times.time(sig, "fresh", 2).seconds, 250e-6 * 2e-3 / 400e-6, 1e-12);
+  EXPECT_NEAR(times.time(sig, "warm", 1).seconds, 40e-6 * 1.5, 1e-12);
+  options.cpu = CpuScaling{2.0, 1.5, "test", 1048576 / 1e-3, 0, "warm only"};
+  EXPECT_NEAR(KernelTimes(p, options).time(sig, "warm", 1).seconds, 40e-6 * 1.5, 1e-12);
+}
+
 TEST(KernelTimes, APhaseTheProfileNeverSawIsKnownAbsent) {
   const Profile p = relu_profile();
   const KernelTimes times(p, {});
