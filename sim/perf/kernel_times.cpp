@@ -347,9 +347,9 @@ Answer KernelTimes::fallback(const kernels::Signature& sig, const std::string& p
 
 Answer KernelTimes::on_profiles_cpu(const kernels::Signature& sig, const std::string& phase, int threads) const {
   const bool measured_threads = std::find(threads_.begin(), threads_.end(), threads) != threads_.end();
-  return threads_.empty()       ? fallback(sig, phase, threads)
-         : measured_threads     ? at_measured_threads(sig, phase, threads)
-                                : thread_scaled(sig, phase, threads);
+  return threads_.empty()   ? fallback(sig, phase, threads)
+         : measured_threads ? at_measured_threads(sig, phase, threads)
+                            : thread_scaled(sig, phase, threads);
 }
 
 // On another CPU whose catalog entry measured how fast one thread writes pages faulted
