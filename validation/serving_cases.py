@@ -21,7 +21,6 @@ import csv
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 
@@ -46,7 +45,7 @@ class Writer:
         self.protocol_set = (f'"serving.protocol_profile" = "{relative("calibration/profiles/protocols", SCENARIOS)}'
                              f'/python-{{protocol}}-{args.protocols}.toml", "serving.protocol" = "{{protocol}}", '
                              '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}"')
-        self.suites = []
+        self.suites = []  # (group, its lines but the bound)
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         lines = ["[[suite]]"]
@@ -58,10 +57,11 @@ class Writer:
         else:
             extra = f", {REMOTE}" if deployment == "remote" else ""
             lines.append("set = { " + self.protocol_set + extra + " }")
-        lines += [f'group = "{group}"', f'measured = "{measured}"', f'predicted = "{predicted}"', "bound_mape_pct = 0"]
-        self.suites.append("\n".join(lines))
+        lines += [f'group = "{group}"', f'measured = "{measured}"', f'predicted = "{predicted}"']
+        self.suites.append((group, "\n".join(lines)))
 
-    def text(self, header):
+    def text(self, header, bounds):
+        """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
         defaults = ("[defaults]\n"
                     f'data = "{relative(a.data)}"\n'
@@ -72,7 +72,8 @@ class Writer:
                     'id = "{model} {deployment} {protocol} {mode} b{batch} c{concurrency} t{server_threads}"\n'
                     'measured = "images_per_s"\n'
                     'predicted = "throughput_images_per_s"')
-        return header + "\n" + defaults + "\n\n" + "\n\n".join(self.suites) + "\n"
+        suites = [f"{lines}\nbound_mape_pct = {bounds.get(group, 0)}" for group, lines in self.suites]
+        return header + "\n" + defaults + "\n\n" + "\n\n".join(suites) + "\n"
 
 
 def campaign_rows(path):
@@ -81,6 +82,7 @@ def campaign_rows(path):
 
 
 def write(args):
+    """The case file's text as a function of the groups' bounds."""
     rows = campaign_rows(args.data)
     w = Writer(args)
     models = list(dict.fromkeys(r["model"] for r in rows))
@@ -114,24 +116,17 @@ def write(args):
                             "breakdown_ms.server_queue", data=args.phases)
     with open(args.header) as f:
         header = "".join("# " + line if line.strip() else "#\n" for line in f)
-    with open(os.path.join(ROOT, args.out), "w") as f:
-        f.write(w.text(header))
+    return lambda bounds: w.text(header, bounds)
 
 
-def set_bounds(out, dlsim):
-    """Each group's bound: its MAPE today, rounded up (one more when whole)."""
-    path = os.path.join(ROOT, out)
-    report = subprocess.run([dlsim, "validate", path, "--format", "json"], capture_output=True, text=True)
+def achieved(out, dlsim):
+    """Each group's bound as the committed case files set it: its MAPE today rounded up,
+    one more when whole."""
+    report = subprocess.run([dlsim, "validate", os.path.join(ROOT, out), "--format", "json"],
+                            capture_output=True, text=True)
     if report.returncode not in (0, 1):
         sys.exit(f"serving_cases: dlsim validate {out} failed ({report.returncode}): {report.stderr.strip()}")
-    mape = {g["name"]: g["mape_pct"] for g in json.loads(report.stdout)["groups"]}
-    text = open(path).read()
-
-    def bound(match):
-        value = mape[match.group(1)]
-        return f'group = "{match.group(1)}"{match.group(2)}bound_mape_pct = {math.floor(value) + 1}'
-    with open(path, "w") as f:
-        f.write(re.sub(r'group = "([^"]+)"(\n(?:[^\[\n][^\n]*\n)*?)bound_mape_pct = \d+', bound, text))
+    return {g["name"]: math.floor(g["mape_pct"]) + 1 for g in json.loads(report.stdout)["groups"]}
 
 
 def main():
@@ -145,9 +140,14 @@ def main():
         if not os.path.exists(os.path.join(ROOT, path)):
             print(f"serving_cases: no such file: {path}", file=sys.stderr)
             return 2
-    write(args)
+    text = write(args)
+    out = os.path.join(ROOT, args.out)
+    with open(out, "w") as f:
+        f.write(text({}))
     if args.bounds:
-        set_bounds(args.out, args.bounds)
+        bounds = achieved(args.out, args.bounds)
+        with open(out, "w") as f:
+            f.write(text(bounds))
     return 0
 
 
