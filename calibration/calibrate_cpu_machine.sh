@@ -6,7 +6,8 @@
 # the served network's (ResNet-18's) inference forwards timed again, each way, at the start
 # and at the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
 # minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
-# images/s while the runs in process kept to 40-45), the price of a page faulted afresh, the
+# images/s while the runs in process kept to 40-45), the price of a page faulted afresh
+# alone and inside ResNet-18's passes (kernels/pytorch/page_price.py), the
 # wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
 # between (pooled in the profile with the traces of the kind's earlier calibrations), and
 # the Python serving stack over loopback and across a 5 Gbit/s veth link; then the
@@ -40,6 +41,7 @@ request_thread ""
 calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2 pytorch in-pass
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
+$py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
   --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
 $py kernels/pytorch/stall_trace.py --threads 1,2 --out "$ops/stall_trace.json"

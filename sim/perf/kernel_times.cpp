@@ -356,13 +356,16 @@ Answer KernelTimes::on_profiles_cpu(const kernels::Signature& sig, const std::st
 // afresh, the profile's first_touch takes the target's rates for one thread (warm pages at
 // its write_bandwidth where measured, else by clock); other thread counts keep their ratio
 // to one thread in the profile.  A page's price is fresh minus warm, so a warm rate alone
-// (the other VMs' entries) leaves both to the clocks.
+// (the other VMs' entries) leaves both to the clocks.  A page's price inside passes
+// (kInPassPagePhase) keeps its ratio to the profile's fresh page on one thread.
 bool KernelTimes::written_at_targets_rate(const kernels::Signature& sig, const std::string& phase, int threads,
                                           Answer& a) const {
   const CpuScaling& cpu = *options_.cpu;
-  const double rate = phase == "warm" ? cpu.write_Bps : phase == "fresh" ? cpu.fresh_write_Bps : 0;
+  // A page inside a pass goes as a fresh page does: both are the fault and the zeroing.
+  const bool in_pass = phase == kInPassPagePhase;
+  const double rate = phase == "warm" ? cpu.write_Bps : phase == "fresh" || in_pass ? cpu.fresh_write_Bps : 0;
   if (sig.op != kFirstTouchOp || !(cpu.fresh_write_Bps > 0) || !(rate > 0)) return false;
-  const Answer one = threads == 1 ? a : on_profiles_cpu(sig, phase, 1);
+  const Answer one = in_pass ? on_profiles_cpu(sig, "fresh", 1) : threads == 1 ? a : on_profiles_cpu(sig, phase, 1);
   if (!(one.seconds > 0)) return false;
   const double bytes = double(sig.get("n")) * double(sig.get("e")) * 4;  // fp32 elements
   const double ratio = bytes / rate / one.seconds;
@@ -370,8 +373,8 @@ bool KernelTimes::written_at_targets_rate(const kernels::Signature& sig, const s
   a.cpu_seconds *= ratio;
   a.rel_error = std::hypot(a.rel_error, kScalingError);
   a.source = Source::scaled;
-  a.basis += fmt::format("; pages written {} on {} at its measured {:.2f} GB/s a thread", phase, cpu.target,
-                         rate / 1e9);
+  a.basis += fmt::format("; pages written {} on {} at its measured {:.2f} GB/s a thread", in_pass ? "fresh" : phase,
+                         cpu.target, rate / 1e9);
   return true;
 }
 

@@ -31,8 +31,12 @@ namespace dlsim::perf {
 
 // The page price is timed as "first_touch fp32 n<pages> e1024" (4 KiB pages of fp32),
 // phases "fresh" and "warm" (kernels/pytorch/torch_op_bench.py, kernels/cpu/loops.hpp);
-// calibrations time this many pages, 128 MiB, above any mmap threshold.
+// calibrations time this many pages, 128 MiB, above any mmap threshold.  Phase "in_pass"
+// is those pages' price inside real passes, heap trimmed against heap kept
+// (kernels/pytorch/page_price.py): more than fresh less warm, by the caches the kernel's
+// zeroing takes from the pass.
 inline constexpr const char* kFirstTouchOp = "first_touch";
+inline constexpr const char* kInPassPagePhase = "in_pass";
 inline constexpr int64_t kFirstTouchPages = 32768;
 std::string first_touch_signature(int64_t pages);
 

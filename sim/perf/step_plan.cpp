@@ -145,24 +145,26 @@ struct Builder {
     call(Stage::backward, node, sig, "bwd_weights");
   }
 
-  // The pages glibc's heap gives back and faults again in each stage, at the price of a
-  // page written fresh rather than warm; optimizer empty: an inference pass.
+  // The pages glibc's heap gives back and faults again in each stage, at a page's price
+  // inside passes where the profile timed it, else at the price of a page written fresh
+  // rather than warm; optimizer empty: an inference pass.
   void heap_refaults(const std::string& optimizer) {
     const std::string reference = first_touch_signature(kFirstTouchPages);
-    const Answer fresh = times.time(reference, "fresh", threads);
-    const Answer warm = times.time(reference, "warm", threads);
-    const double per_page = std::max(fresh.seconds - warm.seconds, 0.0) / double(kFirstTouchPages);
+    const bool in_pass = times.has_phase(kFirstTouchOp, kInPassPagePhase);
+    const Answer priced = times.time(reference, in_pass ? kInPassPagePhase : "fresh", threads);
+    const double warm = in_pass ? 0.0 : times.time(reference, "warm", threads).seconds;
+    const double per_page = std::max(priced.seconds - warm, 0.0) / double(kFirstTouchPages);
     const auto faults = optimizer.empty() ? StepPageFaults{inference_page_faults(graph, batch, type), 0, 0}
                                           : training_page_faults(graph, batch, optimizer, type);
     const std::pair<Stage, int64_t> stages[] = {
         {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
     for (const auto& [stage, pages] : stages) {
       if (pages == 0) continue;
-      Answer a = fresh;
+      Answer a = priced;
       a.seconds = per_page * double(pages);
       a.cpu_seconds = 0;  // the reference's is for its own pages
-      a.basis = fmt::format("{} pages refaulted (glibc heap model) at {} minus {} per page", pages,
-                            to_string(fresh.source), to_string(warm.source));
+      a.basis = fmt::format("{} pages refaulted (glibc heap model) at {:.2f} us a page ({}, {})", pages,
+                            per_page * 1e6, in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
       push(stage, "heap", first_touch_signature(pages), "refault", a);
     }
   }

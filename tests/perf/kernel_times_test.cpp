@@ -182,6 +182,22 @@ TEST(KernelTimes, AnotherCpusMeasuredWriteRatePricesItsFreshPages) {
   EXPECT_NEAR(KernelTimes(p, options).time(sig, "warm", 1).seconds, 40e-6 * 1.5, 1e-12);
 }
 
+// A page's price inside passes goes to the target as the profile's fresh page on one thread does.
+TEST(KernelTimes, APagesPriceInsidePassesGoesAsAFreshPage) {
+  Profile p;
+  const std::string sig = "first_touch fp32 n256 e1024";  // 1 MiB
+  p.measured[{sig, "fresh", 1}] = {400e-6, 400e-6, 400e-6, 5};
+  p.measured[{sig, "in_pass", 1}] = {500e-6, 500e-6, 500e-6, 5};
+  p.measured[{sig, "in_pass", 2}] = {300e-6, 300e-6, 300e-6, 5};
+  LookupOptions options;
+  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 1048576 / 2e-3, "target"};  // fresh: 1 MiB in 2 ms
+  const KernelTimes times(p, options);
+  const Answer one = times.time(sig, "in_pass", 1);
+  EXPECT_NEAR(one.seconds, 500e-6 * 2e-3 / 400e-6, 1e-12);
+  EXPECT_NE(one.basis.find("pages written fresh on target"), std::string::npos) << one.basis;
+  EXPECT_NEAR(times.time(sig, "in_pass", 2).seconds, 300e-6 * 2e-3 / 400e-6, 1e-12);
+}
+
 TEST(KernelTimes, APhaseTheProfileNeverSawIsKnownAbsent) {
   const Profile p = relu_profile();
   const KernelTimes times(p, {});

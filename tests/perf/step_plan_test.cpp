@@ -186,6 +186,25 @@ TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
   EXPECT_EQ(heap.signature, first_touch_signature(inference_page_faults(g, 4)));
 }
 
+// Where the profile timed a page inside passes, the refaults cost that, not fresh less warm.
+TEST(StepPlan, APageTimedInsidePassesPricesTheRefaults) {
+  Profile profile;
+  const std::string reference = first_touch_signature(kFirstTouchPages);
+  profile.measured[{reference, "fresh", 1}] = {0.4, 0.4, 0.4, 5};
+  profile.measured[{reference, "warm", 1}] = {0.01, 0.01, 0.01, 5};
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  rules.host_allocator = "glibc";
+  const auto g = graph::zoo_model("resnet50");
+  const double pages = double(inference_page_faults(g, 4));
+  const auto refaults = [&](const Profile& p) { return inference_plan(g, 4, 1, any_kernel(p), rules).calls.back(); };
+  EXPECT_NEAR(refaults(profile).answer.seconds, 0.39 * pages / kFirstTouchPages, 1e-9);
+  profile.measured[{reference, kInPassPagePhase, 1}] = {0.5, 0.5, 0.5, 5};
+  const KernelCall priced = refaults(profile);
+  EXPECT_NEAR(priced.answer.seconds, 0.5 * pages / kFirstTouchPages, 1e-9);
+  EXPECT_NE(priced.answer.basis.find("inside passes"), std::string::npos) << priced.answer.basis;
+}
+
 TEST(StepPlan, BlockedLayoutAddsReordersAroundConvolutions) {
   const Profile empty;
   const auto times = any_kernel(empty);
