@@ -194,6 +194,11 @@ GOALS = [
         "after, at 03:00)", "unseen-0053",
         [("resnet34", "ResNet-34"), ("vgg11", "VGG-11"), ("mobilenet_v2", "MobileNetV2")],
         machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "AlexNet, GoogLeNet and VGG-13, never timed or served on that host, one client at batch 1 and 8 on two "
+        "threads and one (03:32), measured blind after the page price inside passes joined that calibration",
+        "unseen-0332", [("alexnet", "AlexNet"), ("googlenet", "GoogLeNet"), ("vgg13", "VGG-13")],
+        machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

@@ -7,12 +7,17 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
     /usr/bin/python3 validation/serving_cases.py --data validation/data/X.csv \
         --phases validation/data/serving_phases_X.csv --profile calibration/profiles/P.toml \
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
-        --out validation/cases/X.toml [--bounds build/sim/cli/dlsim]
+        --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
+        [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
 (devbox-epyc-genoa-{model}-unseen-2224 gives cpu-serve/local/devbox-epyc-genoa-vgg13-unseen-2224/...); --header a
 text file whose lines open the file as comments (what was measured, when, from what).
+--latencies (the campaign's JSON lines) gives every suite of a network whose serving process
+had more threads after building the model than before, in any of its runs, serving.loader_team
+(its constructor ran parallel operators: GoogLeNet's and Inception-v3's truncated-normal
+initialisation leaves the loading thread an OpenMP team).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -46,17 +51,21 @@ class Writer:
                              f'/python-{{protocol}}-{args.protocols}.toml", "serving.protocol" = "{{protocol}}", '
                              '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}"')
         self.suites = []  # (group, its lines but the bound)
+        self.loader_teams = loader_teams(args.latencies) if args.latencies else set()
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         lines = ["[[suite]]"]
         if data:
             lines.append(f'data = "{relative(data)}"')
         lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
+        team = ['"serving.loader_team" = "true"'] if dict(where)["model"] in self.loader_teams else []
         if deployment == "in-process":
+            if team:
+                lines.append("set = { " + team[0] + " }")
             lines += ['scenario = "scenarios/cpu_infer.toml"', 'id = "{model} in-process b{batch} t{server_threads}"']
         else:
-            extra = f", {REMOTE}" if deployment == "remote" else ""
-            lines.append("set = { " + self.protocol_set + extra + " }")
+            extra = [REMOTE] if deployment == "remote" else []
+            lines.append("set = { " + ", ".join(team + [self.protocol_set] + extra) + " }")
         lines += [f'group = "{group}"', f'measured = "{measured}"', f'predicted = "{predicted}"']
         self.suites.append((group, "\n".join(lines)))
 
@@ -74,6 +83,19 @@ class Writer:
                     'predicted = "throughput_images_per_s"')
         suites = [f"{lines}\nbound_mape_pct = {bounds.get(group, 0)}" for group, lines in self.suites]
         return header + "\n" + defaults + "\n\n" + "\n\n".join(suites) + "\n"
+
+
+def loader_teams(path):
+    """The networks whose serving process had more threads after building the model than
+    before in any run of the campaign's JSON lines (host.threads_around_load)."""
+    teams = set()
+    with open(os.path.join(ROOT, path)) as f:
+        for line in f:
+            run = json.loads(line)
+            before, after = run.get("host", {}).get("threads_around_load", [0, 0])
+            if after > before:
+                teams.add(run["model"])
+    return teams
 
 
 def campaign_rows(path):
@@ -134,9 +156,10 @@ def main():
     for flag in ("--data", "--profile", "--protocols", "--cpu", "--tag", "--header", "--out"):
         ap.add_argument(flag, required=True)
     ap.add_argument("--phases")
+    ap.add_argument("--latencies")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
-    for path in filter(None, (args.data, args.phases, args.profile, args.header)):
+    for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies)):
         if not os.path.exists(os.path.join(ROOT, path)):
             print(f"serving_cases: no such file: {path}", file=sys.stderr)
             return 2

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # validation/serving_cases.py makes the 22:24 Genoa campaign's case file again from its data:
 # the same suites (group, rows chosen, what is compared, from which file) as the committed
-# one; a missing data file is refused with exit 2.
+# one; from the 19:23 campaign's latencies, every suite of the two networks whose loading
+# left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets serving.loader_team, as
+# the committed file does; a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -27,6 +29,18 @@ for s in sorted(doc["suite"], key=lambda s: s["group"]):
 suites "$source_dir/validation/cases/$campaign.toml" "$work/committed.txt"
 suites "$work/made.toml" "$work/made.txt"
 diff "$work/committed.txt" "$work/made.txt"
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/serving_cpu_devbox_genoa_unseen_1923.csv \
+  --latencies validation/data/serving_latencies_devbox_genoa_unseen_1923.jsonl \
+  --profile calibration/profiles/devbox-epyc-genoa-2vcpu-1127-1848-pytorch.toml \
+  --protocols devbox-epyc-genoa-2vcpu-1127-1848 --cpu epyc-genoa-kvm \
+  --tag 'devbox-epyc-genoa-{model}-unseen-1923' --header "$work/header.txt" --out "$work/teams.toml"
+/usr/bin/python3 - "$work/teams.toml" <<'PY'
+import sys, tomllib
+suites = tomllib.load(open(sys.argv[1], "rb"))["suite"]
+teams = {s["where"]["model"] for s in suites if s.get("set", {}).get("serving.loader_team") == "true"}
+bare = {s["where"]["model"] for s in suites if "serving.loader_team" not in s.get("set", {})}
+assert teams == {"inception_v3", "googlenet"} and bare == {"resnet34"}, (teams, bare)
+PY
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
   echo "a missing data file was accepted" >&2
@@ -34,4 +48,4 @@ if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/
 else
   [ $? -eq 2 ] && grep -q "no such file: validation/data/none.csv" "$work/err"
 fi
-echo "serving_cases.py: the 22:24 campaign's case file made again; a missing file refused"
+echo "serving_cases.py: the 22:24 campaign's case file made again; 19:23's loader teams set; a missing file refused"
