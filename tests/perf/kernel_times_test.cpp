@@ -154,23 +154,36 @@ TEST(KernelTimes, UntimedThreadCountsFollowAmdahl) {
 TEST(KernelTimes, AnotherCpuScalesByItsRatios) {
   const Profile p = relu_profile();
   LookupOptions options;
-  options.cpu = CpuScaling{2.0, 1.5, "test"};
+  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 0, "target"};
   const Answer a = KernelTimes(p, options).time("relu fp32 n2 e8", "fwd", 1);
   EXPECT_EQ(a.source, Source::scaled);
   EXPECT_NEAR(a.seconds, 15e-6, 1e-12);  // memory-bound: the clock ratio
+}
+
+// 1 MiB of first_touch's pages, written fresh on one thread in 400 us on the profile's CPU.
+const std::string kPages = "first_touch fp32 n256 e1024";
+Profile fresh_pages_profile() {
+  Profile p;
+  p.measured[{kPages, "fresh", 1}] = {400e-6, 400e-6, 400e-6, 5};
+  return p;
+}
+
+// A target CPU whose catalog measured one thread writing fresh pages: 1 MiB in 2 ms.
+LookupOptions on_target_writing_fresh_pages() {
+  LookupOptions options;
+  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 1048576 / 2e-3, "target"};
+  return options;
 }
 
 // A target CPU whose catalog measured its fresh pages' write rate prices first_touch's fresh
 // phase from it (two threads keeping the profile's ratio to one); the warm phase, with no
 // such figure, goes by the clocks, and so does a warm rate without a fresh one.
 TEST(KernelTimes, AnotherCpusMeasuredWriteRatePricesItsFreshPages) {
-  Profile p;
-  const std::string sig = "first_touch fp32 n256 e1024";  // 1 MiB
-  p.measured[{sig, "fresh", 1}] = {400e-6, 400e-6, 400e-6, 5};
+  Profile p = fresh_pages_profile();
+  const std::string& sig = kPages;
   p.measured[{sig, "fresh", 2}] = {250e-6, 250e-6, 250e-6, 5};
   p.measured[{sig, "warm", 1}] = {40e-6, 40e-6, 40e-6, 5};
-  LookupOptions options;
-  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 1048576 / 2e-3, "target"};  // 1 MiB in 2 ms
+  LookupOptions options = on_target_writing_fresh_pages();
   const KernelTimes times(p, options);
   const Answer one = times.time(sig, "fresh", 1);
   EXPECT_EQ(one.source, Source::scaled);
@@ -184,14 +197,11 @@ TEST(KernelTimes, AnotherCpusMeasuredWriteRatePricesItsFreshPages) {
 
 // A page's price inside passes goes to the target as the profile's fresh page on one thread does.
 TEST(KernelTimes, APagesPriceInsidePassesGoesAsAFreshPage) {
-  Profile p;
-  const std::string sig = "first_touch fp32 n256 e1024";  // 1 MiB
-  p.measured[{sig, "fresh", 1}] = {400e-6, 400e-6, 400e-6, 5};
+  Profile p = fresh_pages_profile();
+  const std::string& sig = kPages;
   p.measured[{sig, "in_pass", 1}] = {500e-6, 500e-6, 500e-6, 5};
   p.measured[{sig, "in_pass", 2}] = {300e-6, 300e-6, 300e-6, 5};
-  LookupOptions options;
-  options.cpu = CpuScaling{2.0, 1.5, "test", 0, 1048576 / 2e-3, "target"};  // fresh: 1 MiB in 2 ms
-  const KernelTimes times(p, options);
+  const KernelTimes times(p, on_target_writing_fresh_pages());
   const Answer one = times.time(sig, "in_pass", 1);
   EXPECT_NEAR(one.seconds, 500e-6 * 2e-3 / 400e-6, 1e-12);
   EXPECT_NE(one.basis.find("pages written fresh on target"), std::string::npos) << one.basis;

@@ -15,8 +15,8 @@ its 32 MiB most, so that the first thread's heap serves every tensor warm).  On 
 thread the two differ by the faults and nothing else: their difference in time over their
 difference in faults is what a page costs inside a pass, beside first_touch's price of a
 page written fresh rather than warm (kernels/pytorch/torch_op_bench.py), timed in the same
-process after the passes (fresh_page_us: 128 MiB mapped, written, unmapped, less the same
-bytes written warm, per page; median of three).  Faults are the calling thread's: with two
+process after the passes (fresh_page_us: torch_op_bench.py's first_touch, 128 MiB mapped,
+written, unmapped, less the same bytes written warm, per page; median of three).  Faults are the calling thread's: with two
 threads the OpenMP worker faults its own share, so prices come from one thread.
 
 Each configuration runs in a process of its own (glibc's thresholds are the process's);
@@ -35,40 +35,33 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "net"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "pytorch"))
+import page_price  # noqa: E402  (the untrimmed allocator's environment)
 import serving_stack  # noqa: E402  (the harness's thread_faults)
 
 FIELDS = ["machine", "model", "batch", "threads", "thread", "allocator", "passes", "steady_faults_median",
           "steady_ms_median", "fresh_page_us", "faults_per_pass", "ms_per_pass", "source"]
 
 # The environment of each allocator's child process.
-ALLOCATORS = {
-    "default": {},
-    "untrimmed": {"MALLOC_TRIM_THRESHOLD_": str(1 << 40), "MALLOC_TOP_PAD_": str(1 << 30),
-                  "MALLOC_MMAP_THRESHOLD_": str(32 << 20)},
-}
-FRESH_BYTES = 128 << 20  # first_touch's 32,768 pages
+ALLOCATORS = {"default": {}, "untrimmed": page_price.UNTRIMMED}
 
 
 def fresh_page_us():
-    """first_touch's price of a page in this process: 128 MiB written into a fresh mapping
-    (faulted, written, unmapped) less the same written warm, per page, median of three."""
-    import mmap
+    """first_touch's price of a page in this process (torch_op_bench.py's fresh less warm
+    phase, 128 MiB), per page, median of three."""
     import time
 
-    import torch
-    warm = torch.empty(FRESH_BYTES // 4)
+    import torch_op_bench
+    sig = torch_op_bench.parse_signature(page_price.SIGNATURE)
+    phases = torch_op_bench.first_touch(sig)
     prices = []
     for _ in range(3):
-        start = time.perf_counter()
-        pages = mmap.mmap(-1, FRESH_BYTES, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        tensor = torch.frombuffer(pages, dtype=torch.float32)
-        tensor.fill_(1.0)
-        del tensor
-        pages.close()
-        fresh = time.perf_counter() - start
-        start = time.perf_counter()
-        warm.fill_(1.0)
-        prices.append((fresh - (time.perf_counter() - start)) * 1e6 / (FRESH_BYTES // 4096))
+        seconds = {}
+        for phase in ("fresh", "warm"):
+            start = time.perf_counter()
+            phases[phase]()
+            seconds[phase] = time.perf_counter() - start
+        prices.append((seconds["fresh"] - seconds["warm"]) * 1e6 / page_price.PAGES)
     return statistics.median(prices)
 
 
