@@ -19,6 +19,7 @@ class Tensors {
  public:
   int make(int64_t bytes, int holders) {
     const auto a = heap_.allocate(bytes);
+    if (events) events->push_back({HeapEvent::Kind::allocate, a.handle, bytes});
     faulted_pages_ += a.faulted_pages;
     tensors_.push_back({a.handle, holders});
     const int id = static_cast<int>(tensors_.size()) - 1;
@@ -32,12 +33,14 @@ class Tensors {
     if (t.holders < 0) throw std::logic_error("step_allocations: a tensor released more often than held");
     if (t.holders == 0 && !t.freed) {
       heap_.free(t.handle);
+      if (events) events->push_back({HeapEvent::Kind::free, t.handle, 0});
       t.freed = true;
     }
   }
   // A temporary: allocated, used, freed by the same operator.
   int scratch(int64_t bytes) { return make(bytes, 1); }
   int64_t faulted_pages() const { return faulted_pages_; }
+  std::vector<HeapEvent>* events = nullptr;  // where given, every allocation and free
 
  private:
   struct Tensor {
@@ -120,7 +123,7 @@ struct Step {
   std::vector<int64_t> param_bytes;  // one entry per parameter tensor, model order
   bool state_made = false;
 
-  Step(const Graph& g, int64_t n, graph::DataType type, std::string opt)
+  Step(const Graph& g, int64_t n, graph::DataType type, std::string opt, std::vector<HeapEvent>* events = nullptr)
       : graph(g), batch(n), word(graph::bytes_per_element(type)), optimizer(std::move(opt)),
         costs(graph::layer_costs(g, n, type)), consumers(g.nodes().size(), 0), needs_grad(g.nodes().size(), false) {
     for (const auto& node : g.nodes()) {
@@ -131,6 +134,7 @@ struct Step {
       needs_grad[static_cast<size_t>(node.id)] = grad;
     }
     param_bytes = parameter_tensor_bytes(costs);
+    tensors.events = events;
     for (int64_t bytes : param_bytes) tensors.make(bytes, 1);  // the weights, held for good
   }
 
@@ -284,18 +288,35 @@ std::vector<int64_t> parameter_tensor_bytes(const Graph& graph) {
   return parameter_tensor_bytes(graph::layer_costs(graph, 1, graph::DataType::fp32));
 }
 
-int64_t inference_page_faults(const Graph& graph, int64_t batch, graph::DataType type) {
-  Step pass(graph, batch, type, "");
+namespace {
+
+// The last pass's faults; `events`, where given, hears the heap's.
+int64_t inference_passes(const Graph& graph, int64_t batch, graph::DataType type, std::vector<HeapEvent>* events) {
+  Step pass(graph, batch, type, "", events);
   const int input = pass.tensors.make(batch * graph::elements(graph.input_shape()) * pass.word, 1);
   constexpr int kPasses = 4;  // the heap's thresholds settle within two
   int64_t faults = 0;
   for (int p = 0; p < kPasses; ++p) {
+    if (events) events->push_back({HeapEvent::Kind::pass_end, 0, 0});  // the weights' and input's, then a pass's
     Step::Live live(graph.nodes().size());
     const int64_t start = pass.tensors.faulted_pages();
     pass.forward(live, input);  // outputs nothing consumes are let go as they are made
     faults = pass.tensors.faulted_pages() - start;
   }
+  if (events) events->push_back({HeapEvent::Kind::pass_end, 0, 0});
   return faults;
+}
+
+}  // namespace
+
+int64_t inference_page_faults(const Graph& graph, int64_t batch, graph::DataType type) {
+  return inference_passes(graph, batch, type, nullptr);
+}
+
+std::vector<HeapEvent> inference_heap_events(const Graph& graph, int64_t batch, graph::DataType type) {
+  std::vector<HeapEvent> events;
+  inference_passes(graph, batch, type, &events);
+  return events;
 }
 
 StepPageFaults training_page_faults(const Graph& graph, int64_t batch, const std::string& optimizer,
