@@ -199,6 +199,10 @@ GOALS = [
         "threads and one (03:32), measured blind after the page price inside passes joined that calibration",
         "unseen-0332", [("alexnet", "AlexNet"), ("googlenet", "GoogLeNet"), ("vgg13", "VGG-13")],
         machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "GoogLeNet and ResNet-34 again, on a fresh VM of that kind (11:28), the same configurations measured blind "
+        "from the other instance's calibration", "1128", [("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")],
+        machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
