@@ -165,6 +165,12 @@ struct Builder {
       a.cpu_seconds = 0;  // the reference's is for its own pages
       a.basis = fmt::format("{} pages refaulted (glibc heap model) at {:.2f} us a page ({}, {})", pages,
                             per_page * 1e6, in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
+      // An inference pass's spread is the heap state's (measured for served passes), not the
+      // page price's; a training step's refaults keep their point and that price's error.
+      const auto spread = optimizer.empty() ? kServedPassFaultSpread : PageFaultSpread{1.0, 1.0};
+      if (optimizer.empty()) a.rel_error = 0;
+      plan.refault_p10_s += spread.p10 * a.seconds;
+      plan.refault_p90_s += spread.p90 * a.seconds;
       push(stage, "heap", first_touch_signature(pages), "refault", a);
     }
   }
@@ -214,9 +220,14 @@ StepTotals StepPlan::totals() const {
     t.launch_wait_s += c.launch_wait_s;
     t.cpu_seconds += c.cpu_s;
   }
-  // The band is the kernels' and the host's waits at its fast and slow pace.
-  t.p10_seconds = std::max(t.seconds - kZ90 * sigma, 0.1 * t.seconds) + launch_wait_p10_s;
-  t.p90_seconds = t.seconds + kZ90 * sigma + launch_wait_p90_s;
+  // The band is the kernels', the heap's refaults at the tenths of their spread and the
+  // host's waits at its fast and slow pace.
+  double refault_s = 0;
+  for (const auto& c : calls)
+    if (c.phase == "refault") refault_s += c.answer.seconds;
+  const double kernels_s = t.seconds - refault_s;
+  t.p10_seconds = std::max(kernels_s - kZ90 * sigma, 0.1 * kernels_s) + refault_p10_s + launch_wait_p10_s;
+  t.p90_seconds = kernels_s + kZ90 * sigma + refault_p90_s + launch_wait_p90_s;
   t.seconds += t.launch_wait_s;
   return t;
 }

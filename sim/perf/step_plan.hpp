@@ -53,6 +53,10 @@ struct StepPlan {
   std::vector<double> launch_wait_spread_s;
   // Summed at the pace of a pass whose launching thread took over from another's.
   double launch_wait_handoff_s = 0;
+  // The heap's refaults (a "heap" call) at the tenths of their spread over heap states
+  // (step_allocations.hpp); both 0 where the plan faults none.
+  double refault_p10_s = 0;
+  double refault_p90_s = 0;
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };

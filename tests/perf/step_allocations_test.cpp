@@ -1,5 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
+
 #include "graph/zoo.hpp"
 #include "perf/step_allocations.hpp"
 
@@ -51,6 +60,47 @@ TEST(StepAllocations, IsDeterministicAndRejectsUnknownOptimizers) {
 
 TEST(StepAllocations, TheReferenceSignatureNamesPagesOfFp32) {
   EXPECT_EQ(first_touch_signature(kFirstTouchPages), "first_touch fp32 n32768 e1024");
+}
+
+// kServedPassFaultSpread is what the CPU serving campaigns counted: for every one-thread
+// deployment whose pass the model gives at least 1,000 pages, the request thread's faults
+// in its locked phase (the pass), median over the last three quarters of its requests,
+// over the model's count; the tenths of those ratios.  Passes the model gives fewer pages
+// faulted none (143 deployments at batch 1).
+TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
+  std::map<std::pair<std::string, int64_t>, int64_t> model;
+  std::vector<double> ratios;
+  int none_faulted = 0, small = 0;
+  for (const auto& file : std::filesystem::directory_iterator(DLSIM_VALIDATION_DATA)) {
+    const std::string name = file.path().filename().string();
+    if (name.rfind("serving_latencies_devbox_", 0) != 0 || file.path().extension() != ".jsonl") continue;
+    std::ifstream in(file.path());
+    for (std::string line; std::getline(in, line);) {
+      const auto row = nlohmann::json::parse(line);
+      if (row.at("server_threads") != 1 || !row.contains("page_faults") || !row["page_faults"].contains("locked"))
+        continue;
+      auto counts = row["page_faults"]["locked"].get<std::vector<double>>();
+      counts.erase(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(counts.size() / 4));
+      std::sort(counts.begin(), counts.end());
+      const double served = counts.at(counts.size() / 2);
+      const std::pair key{row.at("model").get<std::string>(), row.at("batch").get<int64_t>()};
+      if (!model.count(key)) model[key] = inference_page_faults(graph::zoo_model(key.first), key.second);
+      if (model[key] < 1000) {
+        ++small;
+        if (served == 0) ++none_faulted;
+        continue;
+      }
+      ratios.push_back(served / static_cast<double>(model[key]));
+    }
+  }
+  ASSERT_GE(ratios.size(), 298u);
+  EXPECT_EQ(none_faulted, small);
+  std::sort(ratios.begin(), ratios.end());
+  const auto tenth = [&](double q) {
+    return ratios.at(static_cast<size_t>(std::lround(q * static_cast<double>(ratios.size() - 1))));
+  };
+  EXPECT_NEAR(tenth(0.1), kServedPassFaultSpread.p10, 0.05);
+  EXPECT_NEAR(tenth(0.9), kServedPassFaultSpread.p90, 0.05);
 }
 
 }  // namespace

@@ -186,6 +186,26 @@ TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
   EXPECT_EQ(heap.signature, first_touch_signature(inference_page_faults(g, 4)));
 }
 
+// A pass's refaults are a draw of the heap's state: its band spans none of them to half as
+// many again; the point is the model's.
+TEST(StepPlan, AnInferencePassesRefaultsWidenItsBandToTheirSpread) {
+  Profile profile;
+  profile.measured[{first_touch_signature(kFirstTouchPages), kInPassPagePhase, 1}] = {0.5, 0.5, 0.5, 5};
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  rules.host_allocator = "glibc";
+  const auto g = graph::zoo_model("resnet50");
+  const StepPlan with = inference_plan(g, 8, 1, any_kernel(profile), rules);
+  rules.host_allocator = "";
+  const StepPlan without = inference_plan(g, 8, 1, any_kernel(profile), rules);
+  const double refaults = with.calls.back().answer.seconds;
+  ASSERT_GT(refaults, 0);
+  const StepTotals a = with.totals(), b = without.totals();
+  EXPECT_NEAR(a.seconds, b.seconds + refaults, 1e-12);
+  EXPECT_NEAR(a.p10_seconds, b.p10_seconds + kServedPassFaultSpread.p10 * refaults, 1e-12);
+  EXPECT_NEAR(a.p90_seconds, b.p90_seconds + kServedPassFaultSpread.p90 * refaults, 1e-12);
+}
+
 // Where the profile timed a page inside passes, the refaults cost that, not fresh less warm.
 TEST(StepPlan, APageTimedInsidePassesPricesTheRefaults) {
   Profile profile;
