@@ -623,11 +623,33 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   }
 }
 
+// The scenario's heap state (system.heap_state): an inference pass's refaults at a tenth of
+// their spread; the report's framework says so.
+void heap_state(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
+  const std::string& state = spec.system.heap_state;
+  if (state.empty() || state == "model") return;
+  if (spec.workload.kind != scenario::WorkloadKind::infer)
+    throw InputError(Problem{{spec.source, 0, 0}, "system.heap_state", state,
+                             "an inference workload: the spread over heap states was measured on served passes",
+                             "remove system.heap_state for training"});
+  if (rules.host_allocator != "glibc")
+    throw InputError(Problem{{spec.source, 0, 0}, "system.heap_state", state,
+                             fmt::format("a profile whose framework allocates from glibc's heap (host_allocator = "
+                                         "\"glibc\"); this profile's host_allocator is \"{}\"",
+                                         rules.host_allocator),
+                             "remove system.heap_state, or point system.profile at a PyTorch CPU profile"});
+  const bool slow = state == "p90";
+  rules.refault_factor = slow ? perf::kServedPassFaultSpread.p90 : perf::kServedPassFaultSpread.p10;
+  framework += fmt::format(", the heap's refaults at their {} tenth ({:.2f} times the model's)", slow ? "slow" : "fast",
+                           rules.refault_factor);
+}
+
 // The profile's framework rules, with the scenario's choice of library for fully connected
 // layers; `framework` (the report's name for them) says when the choice departs from them.
 perf::FrameworkRules framework_rules(const scenario::RunSpec& spec, const perf::Profile& profile,
                                      std::string& framework) {
   perf::FrameworkRules rules = profile.framework;
+  heap_state(spec, rules, framework);
   const std::string& linear = spec.system.linear_kernels;
   if (linear.empty()) return rules;
   if (rules.kernels_from != "onednn")

@@ -6,7 +6,9 @@
 //   --rate 2000 [--max-p99 ..]  how many GPUs serve that many images/s (Poisson arrivals),
 //                               the cheapest fleet first
 // Where the scenario gives its host's pace as a band (system.launch_overhead_p90), each is
-// answered again at the host's slow tenth ("at_the_hosts_slow_tenth" in JSON).
+// answered again at the host's slow tenth ("at_the_hosts_slow_tenth" in JSON); on a CPU
+// whose framework allocates from glibc's heap, again with its passes' refaults at the slow
+// tenth of their spread over heap states ("at_the_heaps_slow_tenth", system.heap_state).
 #include <string>
 #include <vector>
 

@@ -89,6 +89,9 @@ struct FrameworkRules {
   // pages it faults again are priced with the profile's first_touch timings
   // (step_allocations.hpp); "none": the framework's allocator keeps its memory.
   std::string host_allocator = "none";
+  // An inference pass's refaulted pages, times the heap model's count: the scenario's heap
+  // state (scenario system.heap_state; kServedPassFaultSpread in step_allocations.hpp).
+  double refault_factor = 1;
 };
 
 struct Profile {

@@ -1,5 +1,6 @@
 #include "perf/step_plan.hpp"
 
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -147,30 +148,35 @@ struct Builder {
 
   // The pages glibc's heap gives back and faults again in each stage, at a page's price
   // inside passes where the profile timed it, else at the price of a page written fresh
-  // rather than warm; optimizer empty: an inference pass.
+  // rather than warm; optimizer empty: an inference pass, whose count is the heap state's
+  // (rules.refault_factor times the model's) and whose band spans the spread of states.
   void heap_refaults(const std::string& optimizer) {
     const std::string reference = first_touch_signature(kFirstTouchPages);
     const bool in_pass = times.has_phase(kFirstTouchOp, kInPassPagePhase);
     const Answer priced = times.time(reference, in_pass ? kInPassPagePhase : "fresh", threads);
     const double warm = in_pass ? 0.0 : times.time(reference, "warm", threads).seconds;
     const double per_page = std::max(priced.seconds - warm, 0.0) / double(kFirstTouchPages);
-    const auto faults = optimizer.empty() ? StepPageFaults{inference_page_faults(graph, batch, type), 0, 0}
-                                          : training_page_faults(graph, batch, optimizer, type);
+    const bool inference = optimizer.empty();
+    const auto faults = inference ? StepPageFaults{inference_page_faults(graph, batch, type), 0, 0}
+                                  : training_page_faults(graph, batch, optimizer, type);
     const std::pair<Stage, int64_t> stages[] = {
         {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
-    for (const auto& [stage, pages] : stages) {
+    for (const auto& [stage, modelled] : stages) {
+      const int64_t pages = inference ? std::llround(double(modelled) * rules.refault_factor) : modelled;
+      // The band: an inference pass's over heap states (measured for served passes); a
+      // training step's refaults keep their count and the page price's error.
+      plan.refault_p10_s += per_page * double(inference ? kServedPassFaultSpread.p10 * double(modelled) : pages);
+      plan.refault_p90_s += per_page * double(inference ? kServedPassFaultSpread.p90 * double(modelled) : pages);
       if (pages == 0) continue;
       Answer a = priced;
       a.seconds = per_page * double(pages);
       a.cpu_seconds = 0;  // the reference's is for its own pages
-      a.basis = fmt::format("{} pages refaulted (glibc heap model) at {:.2f} us a page ({}, {})", pages,
-                            per_page * 1e6, in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
-      // An inference pass's spread is the heap state's (measured for served passes), not the
-      // page price's; a training step's refaults keep their point and that price's error.
-      const auto spread = optimizer.empty() ? kServedPassFaultSpread : PageFaultSpread{1.0, 1.0};
-      if (optimizer.empty()) a.rel_error = 0;
-      plan.refault_p10_s += spread.p10 * a.seconds;
-      plan.refault_p90_s += spread.p90 * a.seconds;
+      if (inference) a.rel_error = 0;
+      const std::string count = pages == modelled ? fmt::format("{} pages", pages)
+                                                  : fmt::format("{} pages ({:.2f} times the model's {})", pages,
+                                                                rules.refault_factor, modelled);
+      a.basis = fmt::format("{} refaulted (glibc heap model) at {:.2f} us a page ({}, {})", count, per_page * 1e6,
+                            in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
       push(stage, "heap", first_touch_signature(pages), "refault", a);
     }
   }

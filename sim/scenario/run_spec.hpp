@@ -50,6 +50,10 @@ struct SystemSpec {
   // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,
   // as TensorFlow's Eigen or MKL kernels are); empty: the profile's framework rule.
   std::string linear_kernels;
+  // CPU inference on a glibc host: the heap's state its passes meet, "model" (the heap
+  // model's count of refaulted pages), "p10" or "p90" (that count at the fast or slow tenth
+  // of its spread over heap states, perf::kServedPassFaultSpread); empty: "model".
+  std::string heap_state;
   // CPU: the widest vector instructions the framework's binary was built for ("sse2" for
   // TensorFlow's pip wheels before 1.6); its convolutions and GEMMs run at that peak.
   // Empty: the CPU's own.

@@ -238,6 +238,10 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   if (!s.linear_kernels.empty() && s.device != "cpu")
     r.problem("linear_kernels", s.linear_kernels, "a CPU device: GPU profiles time cuBLAS's GEMMs as frameworks call them",
               "remove system.linear_kernels, or set system.device = \"cpu\"");
+  s.heap_state = r.choice("heap_state", {"model", "p10", "p90"}).value_or("");
+  if (!s.heap_state.empty() && s.device != "cpu")
+    r.problem("heap_state", s.heap_state, "a CPU device: a GPU's passes keep their memory in the framework's caching "
+              "allocator", "remove system.heap_state, or set system.device = \"cpu\"");
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");

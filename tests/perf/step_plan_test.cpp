@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -186,24 +187,42 @@ TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
   EXPECT_EQ(heap.signature, first_touch_signature(inference_page_faults(g, 4)));
 }
 
-// A pass's refaults are a draw of the heap's state: its band spans none of them to half as
-// many again; the point is the model's.
-TEST(StepPlan, AnInferencePassesRefaultsWidenItsBandToTheirSpread) {
+// ResNet-50's pass at batch 8 on a framework over glibc's heap (an empty allocator: none),
+// its pages priced at 0.5 s the reference's inside passes, its heap state `refault_factor`.
+StepPlan resnet50_pass(const std::string& allocator, double refault_factor = 1) {
   Profile profile;
   profile.measured[{first_touch_signature(kFirstTouchPages), kInPassPagePhase, 1}] = {0.5, 0.5, 0.5, 5};
   FrameworkRules rules;
   rules.kernels_from = "framework";
-  rules.host_allocator = "glibc";
-  const auto g = graph::zoo_model("resnet50");
-  const StepPlan with = inference_plan(g, 8, 1, any_kernel(profile), rules);
-  rules.host_allocator = "";
-  const StepPlan without = inference_plan(g, 8, 1, any_kernel(profile), rules);
+  rules.host_allocator = allocator;
+  rules.refault_factor = refault_factor;
+  return inference_plan(graph::zoo_model("resnet50"), 8, 1, any_kernel(profile), rules);
+}
+
+// A pass's refaults are a draw of the heap's state: its band spans none of them to half as
+// many again; the point is the model's.
+TEST(StepPlan, AnInferencePassesRefaultsWidenItsBandToTheirSpread) {
+  const StepPlan with = resnet50_pass("glibc"), without = resnet50_pass("");
   const double refaults = with.calls.back().answer.seconds;
   ASSERT_GT(refaults, 0);
   const StepTotals a = with.totals(), b = without.totals();
   EXPECT_NEAR(a.seconds, b.seconds + refaults, 1e-12);
   EXPECT_NEAR(a.p10_seconds, b.p10_seconds + kServedPassFaultSpread.p10 * refaults, 1e-12);
   EXPECT_NEAR(a.p90_seconds, b.p90_seconds + kServedPassFaultSpread.p90 * refaults, 1e-12);
+}
+
+// A scenario's heap state scales the pass's refaulted pages; the band stays the spread of
+// states about the model's count.
+TEST(StepPlan, TheHeapStateScalesAPassesRefaultsNotItsBand) {
+  const StepPlan model = resnet50_pass("glibc"), slow = resnet50_pass("glibc", kServedPassFaultSpread.p90);
+  const int64_t pages = inference_page_faults(graph::zoo_model("resnet50"), 8);
+  EXPECT_EQ(slow.calls.back().signature, first_touch_signature(std::llround(1.5 * double(pages))));
+  EXPECT_NEAR(slow.calls.back().answer.seconds, 1.5 * model.calls.back().answer.seconds, 1e-6);
+  EXPECT_NE(slow.calls.back().answer.basis.find("1.50 times the model's"), std::string::npos);
+  EXPECT_NEAR(slow.totals().p90_seconds, model.totals().p90_seconds, 1e-12);
+  const StepPlan fast = resnet50_pass("glibc", kServedPassFaultSpread.p10);
+  EXPECT_EQ(count(fast, "refault"), 0u);
+  EXPECT_NEAR(fast.totals().p90_seconds, model.totals().p90_seconds, 1e-12);
 }
 
 // Where the profile timed a page inside passes, the refaults cost that, not fresh less warm.
