@@ -203,6 +203,10 @@ GOALS = [
         "GoogLeNet and ResNet-34 again, on a fresh VM of that kind (11:28), the same configurations measured blind "
         "from the other instance's calibration", "1128", [("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")],
         machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "Inception-v3 and VGG-16, never served on that VM kind (VGG-16 on none), the same configurations (13:41), "
+        "measured blind from the same calibration after the heap-state band was set", "1341",
+        [("inception_v3", "Inception-v3"), ("vgg16", "VGG-16")], machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

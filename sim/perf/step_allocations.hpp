@@ -74,7 +74,9 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // .jsonl): of the 298 deployments whose pass the model gives at least 1,000 pages (ten
 // networks at batches 1-32), the served count over the model's was P10 0, P25 0.50,
 // median 0.76, P75 1.41, P90 1.50, at most 2.58; the 143 the model gives fewer faulted
-// none.  A deployment tends to repeat its count from campaign to campaign and another
+// none.  Of 16 more measured after this was set (Inception-v3 and VGG-16 on the Zen 5 VM,
+// 2026-11-28 13:41), 10 fell inside it (VGG-16 at batch 1: 1.7-2.0 times); with them the
+// tenths are the same.  A deployment tends to repeat its count from campaign to campaign and another
 // deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in process in most
 // campaigns, 6,273-12,546 over gRPC), since each stack leaves its request thread's arena
 // otherwise.  The prediction keeps the model's count; its band spans the tenths.
