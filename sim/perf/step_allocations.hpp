@@ -76,10 +76,11 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // median 0.76, P75 1.41, P90 1.50, at most 2.58; the 143 the model gives fewer faulted
 // none.  Of 16 more measured after this was set (Inception-v3 and VGG-16 on the Zen 5 VM,
 // 2026-11-28 13:41), 10 fell inside it (VGG-16 at batch 1: 1.7-2.0 times); with them the
-// tenths are the same.  A deployment tends to repeat its count from campaign to campaign and another
-// deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in process in most
-// campaigns, 6,273-12,546 over gRPC), since each stack leaves its request thread's arena
-// otherwise.  The prediction keeps the model's count; its band spans the tenths.
+// tenths are the same.  A deployment tends to repeat its count from campaign to campaign
+// and another deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in
+// process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves its request
+// thread's arena otherwise.  The prediction keeps the model's count; its band spans the
+// tenths, and a scenario may price either (system.heap_state).
 struct PageFaultSpread {
   double p10 = 0;  // times the model's pages
   double p90 = 0;
