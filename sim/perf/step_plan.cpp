@@ -165,8 +165,10 @@ struct Builder {
       const int64_t pages = inference ? std::llround(double(modelled) * rules.refault_factor) : modelled;
       // The band: an inference pass's over heap states (measured for served passes); a
       // training step's refaults keep their count and the page price's error.
-      plan.refault_p10_s += per_page * double(inference ? kServedPassFaultSpread.p10 * double(modelled) : pages);
-      plan.refault_p90_s += per_page * double(inference ? kServedPassFaultSpread.p90 * double(modelled) : pages);
+      const auto spread = inference ? kServedPassFaultSpread : PageFaultSpread{1, 1};
+      const double band_pages = double(inference ? modelled : pages);
+      plan.refault_p10_s += per_page * spread.p10 * band_pages;
+      plan.refault_p90_s += per_page * spread.p90 * band_pages;
       if (pages == 0) continue;
       Answer a = priced;
       a.seconds = per_page * double(pages);
