@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -27,14 +27,18 @@ double spread(const Timing& t) {
 }
 
 std::string without_batch(const std::string& text, int64_t* batch) {
-  std::istringstream in(text);
   std::string out;
-  for (std::string word; in >> word;) {
-    if (word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string::npos) {
-      if (batch) *batch = std::stoll(word.substr(1));
-      continue;
+  out.reserve(text.size());
+  for (size_t begin = text.find_first_not_of(" \t\n"); begin != std::string::npos;) {
+    const size_t end = std::min(text.find_first_of(" \t\n", begin), text.size());
+    const std::string_view word(text.data() + begin, end - begin);
+    if (word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string_view::npos) {
+      if (batch) *batch = std::stoll(std::string(word.substr(1)));
+    } else {
+      if (!out.empty()) out += ' ';
+      out += word;
     }
-    out += (out.empty() ? "" : " ") + word;
+    begin = text.find_first_not_of(" \t\n", end);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 #include "scenario/profile_reader.hpp"
 
-
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -158,6 +159,40 @@ perf::Profile parse(const std::string& text, const std::string& source_name, Hea
   return p;
 }
 
+// A file parsed once a process: a search prices every point with the same profile, and
+// its forked children inherit what the parent read.  A file written since is read again.
+struct ParsedFile {
+  std::filesystem::file_time_type written;
+  std::uintmax_t bytes = 0;
+  perf::Profile profile;
+  Header header;
+};
+
+ParsedFile parse_file(const std::string& path) {
+  ParsedFile f;
+  f.profile = parse(
+      read_text_file(path, "a readable calibration profile", "calibration/profiles/ holds the committed ones"), path,
+      f.header);
+  return f;
+}
+
+const ParsedFile& parsed(const std::string& path) {
+  static std::mutex guard;
+  static std::map<std::string, ParsedFile> files;  // by the path asked (errors name it) and the file
+  std::error_code ec;
+  const auto file = std::filesystem::weakly_canonical(path, ec);
+  const auto written = std::filesystem::last_write_time(file, ec);
+  const auto bytes = ec ? 0 : std::filesystem::file_size(file, ec);
+  const std::lock_guard lock(guard);
+  if (ec) return files[path] = parse_file(path);  // which reports the file it cannot read
+  ParsedFile& f = files[file.string() + '\n' + path];
+  if (f.written != written || f.bytes != bytes) {
+    f = parse_file(path);
+    f.written = written, f.bytes = bytes;
+  }
+  return f;
+}
+
 }  // namespace
 
 perf::Profile parse_profile(const std::string& text, const std::string& source_name) {
@@ -166,16 +201,13 @@ perf::Profile parse_profile(const std::string& text, const std::string& source_n
 }
 
 perf::Profile load_profile(const std::string& path) {
-  Header header;
-  const perf::Profile own = parse(
-      read_text_file(path, "a readable calibration profile", "calibration/profiles/ holds the committed ones"), path,
-      header);
-  if (header.base.empty()) return own;
-  perf::Profile base = load_profile((std::filesystem::path(path).parent_path() / header.base).string());
+  const ParsedFile& own = parsed(path);
+  if (own.header.base.empty()) return own.profile;
+  perf::Profile base = load_profile((std::filesystem::path(path).parent_path() / own.header.base).string());
   if (!base.derivation.empty())
-    throw InputError(Problem{{path, 0, 0}, "profile.base", header.base, "a measured profile, not another derived one",
+    throw InputError(Problem{{path, 0, 0}, "profile.base", own.header.base, "a measured profile, not another derived one",
                              "point base at the profile the kernels were timed in"});
-  base.derivation = fmt::format("{} ({}): {}", path, own.gpu, header.note);
+  base.derivation = fmt::format("{} ({}): {}", path, own.profile.gpu, own.header.note);
   return base;
 }
 

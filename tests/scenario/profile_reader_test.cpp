@@ -118,5 +118,25 @@ TEST(ProfileReader, ADerivedProfileLoadsItsBaseAndSaysSo) {
   std::filesystem::remove_all(dir);
 }
 
+// Profiles are parsed once a process (every point of a search reads the same one), so a
+// file written since, or its base, must be read again.
+TEST(ProfileReader, AProfileWrittenAgainIsReadAgain) {
+  const auto dir = std::filesystem::temp_directory_path() / "dlsim_profile_reread_test";
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& machine, const std::string& extra) {
+    std::ofstream(dir / name) << "[profile]\ndevice = \"gpu\"\ngpu = \"m40\"\nmachine = \"" << machine << "\"\n" << extra;
+  };
+  write("base.toml", "first", "");
+  write("derived.toml", "derived", "base = \"base.toml\"\n");
+  EXPECT_EQ(load_profile((dir / "base.toml").string()).machine, "first");
+  EXPECT_EQ(load_profile((dir / "derived.toml").string()).machine, "first");
+  write("base.toml", "second one", "");  // another size, whatever the clock's resolution
+  EXPECT_EQ(load_profile((dir / "base.toml").string()).machine, "second one");
+  EXPECT_EQ(load_profile((dir / "derived.toml").string()).machine, "second one");
+  std::filesystem::remove(dir / "base.toml");
+  EXPECT_THROW(load_profile((dir / "derived.toml").string()), InputError);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace dlsim::scenario
