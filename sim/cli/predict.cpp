@@ -138,6 +138,11 @@ std::string default_cpu_profile() { return profile_dir() + "/devbox-emerald-rapi
 
 std::string default_gpu_profile(const std::string& gpu) { return fmt::format("{}/gpu/{}.toml", profile_dir(), gpu); }
 
+std::string profile_path(const scenario::RunSpec& spec) {
+  if (!spec.system.profile.empty()) return spec.system.profile;
+  return spec.system.device == "cpu" ? default_cpu_profile() : default_gpu_profile(spec.system.device);
+}
+
 GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, bool allow_fallback,
                        const hardware::Catalog& catalog) {
   GpuPricing g;
@@ -673,7 +678,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                                       "calibration here",
                                       to_string(spec.workload.precision)));
   report::Prediction p;
-  p.profile = spec.system.profile.empty() ? default_cpu_profile() : spec.system.profile;
+  p.profile = profile_path(spec);
   const perf::Profile profile = scenario::load_profile(p.profile);
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;

@@ -36,5 +36,7 @@ GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, 
 // The profile a CPU scenario uses when it names none, and a GPU's (calibration/profiles/gpu/).
 std::string default_cpu_profile();
 std::string default_gpu_profile(const std::string& gpu);
+// The profile a scenario's kernels are priced from: the one it names, or its device's.
+std::string profile_path(const scenario::RunSpec& spec);
 
 }  // namespace dlsim::cli

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@
 #include "report/run_report.hpp"
 #include "scenario/catalog_loader.hpp"
 #include "scenario/model_source.hpp"
+#include "scenario/profile_reader.hpp"
 #include "scenario/validation_cases.hpp"
 
 namespace dlsim::cli {
@@ -82,6 +84,23 @@ struct Answers {
   const ChildResult& operator[](size_t c) const { return asked[of_case[c]]; }
 };
 
+// A forked child inherits the profiles its parent has parsed (scenario/profile_reader.hpp):
+// the parent reads each profile the questions price from once, rather than every child.
+void read_profiles_first(const std::vector<const scenario::ValidationCase*>& questions) {
+  std::set<std::string> paths;
+  for (const auto* c : questions) try {
+      paths.insert(c->kernel ? (c->kernel->profile.empty() ? default_gpu_profile(c->kernel->device) : c->kernel->profile)
+                             : profile_path(scenario::load_scenario(c->scenario, c->overrides, scenario::builtin_catalog())));
+    } catch (const std::exception&) {
+      // the question's own child says what is wrong with it
+    }
+  for (const auto& path : paths) try {
+      scenario::load_profile(path);
+    } catch (const std::exception&) {
+      // so does the child of each question priced from it
+    }
+}
+
 Answers answers_of(const std::vector<scenario::ValidationCase>& cases) {
   Answers out;
   std::map<std::string, size_t> questions;
@@ -91,6 +110,7 @@ Answers answers_of(const std::vector<scenario::ValidationCase>& cases) {
     if (added) first.push_back(&c);
     out.of_case.push_back(it->second);
   }
+  read_profiles_first(first);
   out.asked = run_in_children(
       first.size(), [&first](size_t i, std::string& output) { return answer(*first[i], output); },
       std::max(1u, std::thread::hardware_concurrency()));
