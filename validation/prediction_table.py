@@ -207,6 +207,11 @@ GOALS = [
         "Inception-v3 and VGG-16, never served on that VM kind (VGG-16 on none), the same configurations (13:41), "
         "measured blind from the same calibration after the heap-state band was set", "1341",
         [("inception_v3", "Inception-v3"), ("vgg16", "VGG-16")], machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "ResNet-18 and MobileNetV2 at batches 4 and 16, ResNet-50 at 4 (batch sizes no CPU campaign served) and 1, "
+        "the same deployments (16:20), measured blind from the same calibration",
+        "1620", [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")],
+        machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
