@@ -212,6 +212,10 @@ GOALS = [
         "the same deployments (16:20), measured blind from the same calibration",
         "1620", [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")],
         machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "the same 48 configurations an hour later (17:16), measured blind again", "1716",
+        [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")],
+        machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
