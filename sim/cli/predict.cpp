@@ -138,16 +138,16 @@ std::string default_cpu_profile() { return profile_dir() + "/devbox-emerald-rapi
 
 std::string default_gpu_profile(const std::string& gpu) { return fmt::format("{}/gpu/{}.toml", profile_dir(), gpu); }
 
-std::string profile_path(const scenario::RunSpec& spec) {
-  if (!spec.system.profile.empty()) return spec.system.profile;
-  return spec.system.device == "cpu" ? default_cpu_profile() : default_gpu_profile(spec.system.device);
+std::string profile_path(const std::string& device, const std::string& named) {
+  if (!named.empty()) return named;
+  return device == "cpu" ? default_cpu_profile() : default_gpu_profile(device);
 }
 
-GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, bool allow_fallback,
+GpuPricing gpu_pricing(const std::string& gpu, const std::string& named_profile, bool allow_fallback,
                        const hardware::Catalog& catalog) {
   GpuPricing g;
-  g.path = profile_path.empty() ? default_gpu_profile(gpu) : profile_path;
-  if (profile_path.empty() && !std::filesystem::exists(g.path))
+  g.path = profile_path(gpu, named_profile);
+  if (named_profile.empty() && !std::filesystem::exists(g.path))
     throw UnrunnableError(fmt::format("no calibration profile for GPU '{}' ({} does not exist); calibrate it "
                                       "(calibration/README.md) and set system.profile",
                                       gpu, g.path));
@@ -678,7 +678,7 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                                       "calibration here",
                                       to_string(spec.workload.precision)));
   report::Prediction p;
-  p.profile = profile_path(spec);
+  p.profile = profile_path("cpu", spec.system.profile);
   const perf::Profile profile = scenario::load_profile(p.profile);
   p.profile_machine = profile.machine;
   p.framework = profile.framework.name;

@@ -30,13 +30,14 @@ struct GpuPricing {
   perf::LookupOptions options;
   std::string scaling;  // empty when the profile was measured on this GPU
 };
-GpuPricing gpu_pricing(const std::string& gpu, const std::string& profile_path, bool allow_fallback,
+GpuPricing gpu_pricing(const std::string& gpu, const std::string& named_profile, bool allow_fallback,
                        const hardware::Catalog& catalog);
 
 // The profile a CPU scenario uses when it names none, and a GPU's (calibration/profiles/gpu/).
 std::string default_cpu_profile();
 std::string default_gpu_profile(const std::string& gpu);
-// The profile a scenario's kernels are priced from: the one it names, or its device's.
-std::string profile_path(const scenario::RunSpec& spec);
+// The profile kernels on `device` ("cpu" or a catalog GPU) are priced from: the one named,
+// or the device's own.
+std::string profile_path(const std::string& device, const std::string& named);
 
 }  // namespace dlsim::cli

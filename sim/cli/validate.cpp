@@ -89,8 +89,12 @@ struct Answers {
 void read_profiles_first(const std::vector<const scenario::ValidationCase*>& questions) {
   std::set<std::string> paths;
   for (const auto* c : questions) try {
-      paths.insert(c->kernel ? (c->kernel->profile.empty() ? default_gpu_profile(c->kernel->device) : c->kernel->profile)
-                             : profile_path(scenario::load_scenario(c->scenario, c->overrides, scenario::builtin_catalog())));
+      if (c->kernel) {
+        paths.insert(profile_path(c->kernel->device, c->kernel->profile));
+      } else {
+        const auto spec = scenario::load_scenario(c->scenario, c->overrides, scenario::builtin_catalog());
+        paths.insert(profile_path(spec.system.device, spec.system.profile));
+      }
     } catch (const std::exception&) {
       // the question's own child says what is wrong with it
     }

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <map>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -176,16 +175,14 @@ ParsedFile parse_file(const std::string& path) {
   return f;
 }
 
+// dlsim runs one thread a process (its parallel work is forked), and never changes directory.
 const ParsedFile& parsed(const std::string& path) {
-  static std::mutex guard;
-  static std::map<std::string, ParsedFile> files;  // by the path asked (errors name it) and the file
+  static std::map<std::string, ParsedFile> files;  // by the path asked, which errors name
   std::error_code ec;
-  const auto file = std::filesystem::weakly_canonical(path, ec);
-  const auto written = std::filesystem::last_write_time(file, ec);
-  const auto bytes = ec ? 0 : std::filesystem::file_size(file, ec);
-  const std::lock_guard lock(guard);
-  if (ec) return files[path] = parse_file(path);  // which reports the file it cannot read
-  ParsedFile& f = files[file.string() + '\n' + path];
+  const auto written = std::filesystem::last_write_time(path, ec);
+  const auto bytes = ec ? 0 : std::filesystem::file_size(path, ec);
+  if (ec) parse_file(path);  // throws, naming the file it cannot read
+  ParsedFile& f = files[path];
   if (f.written != written || f.bytes != bytes) {
     f = parse_file(path);
     f.written = written, f.bytes = bytes;
