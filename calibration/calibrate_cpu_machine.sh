@@ -17,7 +17,7 @@
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
-# after a build (build/sim/cli/dlsim); it takes about 30 minutes on 2 vCPUs.
+# after a build (build/sim/cli/dlsim); it takes about 35 minutes on 2 vCPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
@@ -44,7 +44,10 @@ $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n327
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
   --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
-$py kernels/pytorch/stall_trace.py --threads 1,2 --out "$ops/stall_trace.json"
+# Two minutes a thread count: on the Zen 5 kind a minute's trace on one thread (2026-11-28
+# 00:21) found its slowest windows 1.48x the median and P99 1.20x, where served passes on
+# one thread ran 1.6-1.9x slower for seconds at a time, 10% of their time (calibration/README.md).
+$py kernels/pytorch/stall_trace.py --threads 1,2 --seconds 120 --out "$ops/stall_trace.json"
 for protocol in grpc http; do
   for link in loopback veth; do
     $py kernels/net/py_transfer_bench.py --protocol $protocol --link $link \
