@@ -216,6 +216,16 @@ GOALS = [
         "the same 48 configurations an hour later (17:16), measured blind again", "1716",
         [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")],
         machine="devbox-epyc-turin21"),
+    *networks_campaign(
+        "ResNet-101, ResNet-152 and VGG-19, never served on that VM kind, at batch 1 and ResNet-34 at 4, the same "
+        "deployments (19:48), measured blind after this instance's own calibration (19:12-19:48, its two-minute "
+        "stall trace pooled with 00:21's)", "1950",
+        [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("resnet34", "ResNet-34")],
+        machine="devbox-epyc-turin21"),
+    networks_campaign("the same runs predicted from the other instance's calibration (00:21), as the campaigns of "
+                      "11:28-17:16 were", "1950-previous",
+                      [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"),
+                       ("resnet34", "ResNet-34")], machine="devbox-epyc-turin21")[0],
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
