@@ -46,7 +46,8 @@ $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e20
   --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
 # Two minutes a thread count: on the Zen 5 kind a minute's trace on one thread (2026-11-28
 # 00:21) found its slowest windows 1.48x the median and P99 1.20x, where served passes on
-# one thread ran 1.6-1.9x slower for seconds at a time, 10% of their time (calibration/README.md).
+# one thread ran 1.6-1.9x slower for seconds at a time, 10% of their time.  Two minutes
+# catch more of such spells, not all: the host decides when they come (calibration/README.md).
 $py kernels/pytorch/stall_trace.py --threads 1,2 --seconds 120 --out "$ops/stall_trace.json"
 for protocol in grpc http; do
   for link in loopback veth; do
