@@ -77,6 +77,8 @@ def networks_campaign(label, campaign, networks, machine="devbox-epyc-genoa"):
 
 # The networks of the 21:38 Genoa campaign, predicted from two calibrations.
 UNSEEN_2138 = [("alexnet", "AlexNet"), ("vgg11", "VGG-11"), ("resnet101", "ResNet-101")]
+# The networks of the 19:48 Zen 5 campaign, predicted from two calibrations.
+ZEN5_1950 = [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("resnet34", "ResNet-34")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -219,13 +221,9 @@ GOALS = [
     *networks_campaign(
         "ResNet-101, ResNet-152 and VGG-19, never served on that VM kind, at batch 1 and ResNet-34 at 4, the same "
         "deployments (19:48), measured blind after this instance's own calibration (19:12-19:48, its two-minute "
-        "stall trace pooled with 00:21's)", "1950",
-        [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("resnet34", "ResNet-34")],
-        machine="devbox-epyc-turin21"),
+        "stall trace pooled with 00:21's)", "1950", ZEN5_1950, machine="devbox-epyc-turin21"),
     networks_campaign("the same runs predicted from the other instance's calibration (00:21), as the campaigns of "
-                      "11:28-17:16 were", "1950-previous",
-                      [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"),
-                       ("resnet34", "ResNet-34")], machine="devbox-epyc-turin21")[0],
+                      "11:28-17:16 were", "1950-previous", ZEN5_1950, machine="devbox-epyc-turin21")[0],
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
