@@ -224,6 +224,10 @@ GOALS = [
         "stall trace pooled with 00:21's)", "1950", ZEN5_1950, machine="devbox-epyc-turin21"),
     networks_campaign("the same runs predicted from the other instance's calibration (00:21), as the campaigns of "
                       "11:28-17:16 were", "1950-previous", ZEN5_1950, machine="devbox-epyc-turin21")[0],
+    *networks_campaign(
+        "VGG-19, ResNet-34 and ResNet-101 of those measured three times more (21:36-21:57), each run a fresh "
+        "server process, blind from the same calibration; the host slow from 21:37 to about 21:50", "repeats-2136",
+        [("vgg19", "VGG-19"), ("resnet34", "ResNet-34"), ("resnet101", "ResNet-101")], machine="devbox-epyc-turin21"),
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
