@@ -23,14 +23,15 @@ import statistics
 CONFIGURATION = ("model", "batch", "server_threads", "deployment", "protocol", "mode")
 
 
-def counts(paths):
-    """Each configuration's counts a pass, one a run, in the order run."""
+def counts(paths, phase="locked"):
+    """Each configuration's counts a pass, one a run, in the order run: the pass's thread's
+    ("locked") or, where the harness counted them, every thread's ("locked_process")."""
     runs = collections.defaultdict(list)
     for path in sorted(paths):
         with open(path) as f:
             for line in f:
                 run = json.loads(line)
-                locked = run.get("page_faults", {}).get("locked")
+                locked = run.get("page_faults", {}).get(phase)
                 if not locked or run["concurrency"] != 1:
                     continue
                 runs[tuple(run[k] for k in CONFIGURATION)].append(round(statistics.median(locked)))

@@ -8,7 +8,7 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --phases validation/data/serving_phases_X.csv --profile calibration/profiles/P.toml \
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
-        [--bounds build/sim/cli/dlsim]
+        [--census validation/data/page_census_X.csv] [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
@@ -18,6 +18,8 @@ text file whose lines open the file as comments (what was measured, when, from w
 had more threads after building the model than before, in any of its runs, serving.loader_team
 (its constructor ran parallel operators: GoogLeNet's and Inception-v3's truncated-normal
 initialisation leaves the loading thread an OpenMP team).
+--census (validation/page_census.py's counts) prices each configuration's pass with the pages
+its stack was counted to fault (system.pass_page_faults), one suite a configuration.
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -36,6 +38,8 @@ SCENARIOS = os.path.join(CASES, "scenarios")
 # segment's payload in the Ethernet frame tc counts (validation/cases/serving_cpu_devbox_epyc.toml).
 REMOTE = '"serving.deployment" = "remote", "system.network_bandwidth" = "4.78Gbps"'
 GROUP_PART = {"in-process": "in-process", "local": "local", "remote": "remote-5gbps"}
+# What besides the network tells one configuration's page census from another's.
+CENSUS_KEYS = ("batch", "server_threads", "deployment", "protocol", "mode")
 
 
 def relative(path, base=CASES):
@@ -52,16 +56,42 @@ class Writer:
                              '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}"')
         self.suites = []  # (group, its lines but the bound)
         self.loader_teams = loader_teams(args.latencies) if args.latencies else set()
+        self.rows = campaign_rows(args.data)
+        self.census = read_census(args.census) if args.census else {}
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
+        """One suite, or with a census one for each of its configurations, each given the
+        pages its stack was counted to fault."""
+        if not self.census:
+            return self.one_suite(where, deployment, group, measured, predicted, data)
+        for extra, pages in self.census_splits(where):
+            self.one_suite(where + extra, deployment, group, measured, predicted, data,
+                           [f'"system.pass_page_faults" = "{pages}"'] if pages is not None else [])
+
+    def census_splits(self, where):
+        """The campaign's configurations a suite's `where` selects, each with its census count
+        (None where the census has none, which the heap model then prices)."""
+        chosen = [r for r in self.rows if all(r[k] == v for k, v in where)]
+        splits = dict.fromkeys(tuple((k, r[k]) for k in CENSUS_KEYS if k not in dict(where)) for r in chosen)
+        out = []
+        for extra in splits:
+            config = {**dict(where), **dict(extra)}
+            pages = self.census.get(tuple(config[k] for k in ("model",) + CENSUS_KEYS))
+            if pages is None:
+                print(f"serving_cases: no census count for {config}", file=sys.stderr)
+            out.append((list(extra), pages))
+        return out
+
+    def one_suite(self, where, deployment, group, measured, predicted, data=None, counted=()):
         lines = ["[[suite]]"]
         if data:
             lines.append(f'data = "{relative(data)}"')
         lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
         team = ['"serving.loader_team" = "true"'] if dict(where)["model"] in self.loader_teams else []
+        team += list(counted)
         if deployment == "in-process":
             if team:
-                lines.append("set = { " + team[0] + " }")
+                lines.append("set = { " + ", ".join(team) + " }")
             lines += ['scenario = "scenarios/cpu_infer.toml"', 'id = "{model} in-process b{batch} t{server_threads}"']
         else:
             extra = [REMOTE] if deployment == "remote" else []
@@ -96,6 +126,13 @@ def loader_teams(path):
             if after > before:
                 teams.add(run["model"])
     return teams
+
+
+def read_census(path):
+    """validation/page_census.py's counts: (model, batch, threads, deployment, protocol,
+    mode) to the pages a pass faults."""
+    with open(os.path.join(ROOT, path)) as f:
+        return {tuple(r[k] for k in ("model",) + CENSUS_KEYS): int(r["pass_page_faults"]) for r in csv.DictReader(f)}
 
 
 def campaign_rows(path):
@@ -157,9 +194,10 @@ def main():
         ap.add_argument(flag, required=True)
     ap.add_argument("--phases")
     ap.add_argument("--latencies")
+    ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
-    for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies)):
+    for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census)):
         if not os.path.exists(os.path.join(ROOT, path)):
             print(f"serving_cases: no such file: {path}", file=sys.stderr)
             return 2

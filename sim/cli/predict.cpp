@@ -628,21 +628,35 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
   }
 }
 
-// The scenario's heap state (system.heap_state): an inference pass's refaults at a tenth of
-// their spread; the report's framework says so.
-void heap_state(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
-  const std::string& state = spec.system.heap_state;
-  if (state.empty() || state == "model") return;
+// A scenario key that prices an inference pass's refaulted pages (system.heap_state,
+// system.pass_page_faults) needs an inference workload and a framework over glibc's heap.
+void require_refaulting_pass(const scenario::RunSpec& spec, const perf::FrameworkRules& rules, const std::string& key,
+                             const std::string& value) {
   if (spec.workload.kind != scenario::WorkloadKind::infer)
-    throw InputError(Problem{{spec.source, 0, 0}, "system.heap_state", state,
-                             "an inference workload: the spread over heap states was measured on served passes",
-                             "remove system.heap_state for training"});
+    throw InputError(Problem{{spec.source, 0, 0}, key, value,
+                             "an inference workload: served passes' pages were what was measured",
+                             fmt::format("remove {} for training", key)});
   if (rules.host_allocator != "glibc")
-    throw InputError(Problem{{spec.source, 0, 0}, "system.heap_state", state,
+    throw InputError(Problem{{spec.source, 0, 0}, key, value,
                              fmt::format("a profile whose framework allocates from glibc's heap (host_allocator = "
                                          "\"glibc\"); this profile's host_allocator is \"{}\"",
                                          rules.host_allocator),
-                             "remove system.heap_state, or point system.profile at a PyTorch CPU profile"});
+                             fmt::format("remove {}, or point system.profile at a PyTorch CPU profile", key)});
+}
+
+// The scenario's heap state (system.heap_state): an inference pass's refaults at a tenth of
+// their spread; or the pages its stack was counted to fault (system.pass_page_faults).  The
+// report's framework says which.
+void heap_state(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
+  if (const int64_t pages = spec.system.pass_page_faults; pages >= 0) {
+    require_refaulting_pass(spec, rules, "system.pass_page_faults", std::to_string(pages));
+    rules.refault_pages = pages;
+    framework += fmt::format(", {} pages refaulted a pass (counted)", pages);
+    return;
+  }
+  const std::string& state = spec.system.heap_state;
+  if (state.empty() || state == "model") return;
+  require_refaulting_pass(spec, rules, "system.heap_state", state);
   const bool slow = state == "p90";
   rules.refault_factor = slow ? perf::kServedPassFaultSpread.p90 : perf::kServedPassFaultSpread.p10;
   framework += fmt::format(", the heap's refaults at their {} tenth ({:.2f} times the model's)", slow ? "slow" : "fast",

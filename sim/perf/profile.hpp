@@ -92,6 +92,9 @@ struct FrameworkRules {
   // An inference pass's refaulted pages, times the heap model's count: the scenario's heap
   // state (scenario system.heap_state; kServedPassFaultSpread in step_allocations.hpp).
   double refault_factor = 1;
+  // An inference pass's refaulted pages as counted on its stack (scenario
+  // system.pass_page_faults), in place of the heap model's; negative: not counted.
+  int64_t refault_pages = -1;
 };
 
 struct Profile {

@@ -148,8 +148,9 @@ struct Builder {
 
   // The pages glibc's heap gives back and faults again in each stage, at a page's price
   // inside passes where the profile timed it, else at the price of a page written fresh
-  // rather than warm; optimizer empty: an inference pass, whose count is the heap state's
-  // (rules.refault_factor times the model's) and whose band spans the spread of states.
+  // rather than warm; optimizer empty: an inference pass, whose count is the one counted on
+  // its stack (rules.refault_pages), which bands only the page's price, or else the heap
+  // state's (rules.refault_factor times the model's), whose band spans the spread of states.
   void heap_refaults(const std::string& optimizer) {
     const std::string reference = first_touch_signature(kFirstTouchPages);
     const bool in_pass = times.has_phase(kFirstTouchOp, kInPassPagePhase);
@@ -161,22 +162,27 @@ struct Builder {
                                   : training_page_faults(graph, batch, optimizer, type);
     const std::pair<Stage, int64_t> stages[] = {
         {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
+    const bool counted = inference && rules.refault_pages >= 0;
     for (const auto& [stage, modelled] : stages) {
-      const int64_t pages = inference ? std::llround(double(modelled) * rules.refault_factor) : modelled;
-      // The band: an inference pass's over heap states (measured for served passes); a
-      // training step's refaults keep their count and the page price's error.
-      const auto spread = inference ? kServedPassFaultSpread : PageFaultSpread{1, 1};
-      const double band_pages = double(inference ? modelled : pages);
+      const int64_t pages = counted     ? (stage == Stage::forward ? rules.refault_pages : 0)
+                            : inference ? std::llround(double(modelled) * rules.refault_factor)
+                                        : modelled;
+      // The band: an uncounted inference pass's over heap states (measured for served
+      // passes); a counted pass's and a training step's refaults keep their count and the
+      // page price's error.
+      const auto spread = inference && !counted ? kServedPassFaultSpread : PageFaultSpread{1, 1};
+      const double band_pages = double(inference && !counted ? modelled : pages);
       plan.refault_p10_s += per_page * spread.p10 * band_pages;
       plan.refault_p90_s += per_page * spread.p90 * band_pages;
       if (pages == 0) continue;
       Answer a = priced;
       a.seconds = per_page * double(pages);
       a.cpu_seconds = 0;  // the reference's is for its own pages
-      if (inference) a.rel_error = 0;
-      const std::string count = pages == modelled ? fmt::format("{} pages", pages)
-                                                  : fmt::format("{} pages ({:.2f} times the model's {})", pages,
-                                                                rules.refault_factor, modelled);
+      if (inference && !counted) a.rel_error = 0;  // the spread over heap states bands it
+      const std::string count = counted            ? fmt::format("{} pages (counted; the model's {})", pages, modelled)
+                                : pages == modelled ? fmt::format("{} pages", pages)
+                                                    : fmt::format("{} pages ({:.2f} times the model's {})", pages,
+                                                                  rules.refault_factor, modelled);
       a.basis = fmt::format("{} refaulted (glibc heap model) at {:.2f} us a page ({}, {})", count, per_page * 1e6,
                             in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
       push(stage, "heap", first_touch_signature(pages), "refault", a);

@@ -54,6 +54,11 @@ struct SystemSpec {
   // model's count of refaulted pages), "p10" or "p90" (that count at the fast or slow tenth
   // of its spread over heap states, perf::kServedPassFaultSpread); empty: "model".
   std::string heap_state;
+  // CPU inference on a glibc host: the pages a pass faults as counted on its stack, every
+  // thread's (validation/measure/serving_cpu.py's locked_process: a stack's count repeats
+  // from process to process and machine to machine), in place of the heap model's; -1: the
+  // heap model's.
+  int64_t pass_page_faults = -1;
   // CPU: the widest vector instructions the framework's binary was built for ("sse2" for
   // TensorFlow's pip wheels before 1.6); its convolutions and GEMMs run at that peak.
   // Empty: the CPU's own.

@@ -242,6 +242,15 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
   if (!s.heap_state.empty() && s.device != "cpu")
     r.problem("heap_state", s.heap_state, "a CPU device: a GPU's passes keep their memory in the framework's caching "
               "allocator", "remove system.heap_state, or set system.device = \"cpu\"");
+  s.pass_page_faults = r.integer("pass_page_faults", 0, int64_t{1} << 40).value_or(-1);
+  if (s.pass_page_faults >= 0 && s.device != "cpu")
+    r.problem("pass_page_faults", std::to_string(s.pass_page_faults),
+              "a CPU device: a GPU's passes keep their memory in the framework's caching allocator",
+              "remove system.pass_page_faults, or set system.device = \"cpu\"");
+  if (s.pass_page_faults >= 0 && !s.heap_state.empty())
+    r.problem("pass_page_faults", std::to_string(s.pass_page_faults),
+              "either a counted pass (system.pass_page_faults) or a heap state (system.heap_state), not both",
+              "remove system.heap_state: a counted pass's pages are not a draw");
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");

@@ -67,7 +67,9 @@ TEST(StepAllocations, TheReferenceSignatureNamesPagesOfFp32) {
 // deployment whose pass the model gives at least 1,000 pages, the request thread's faults
 // in its locked phase (the pass), median over the last three quarters of its requests,
 // over the model's count; the tenths of those ratios.  Passes the model gives fewer pages
-// faulted none (147 deployments, at batch 1).
+// faulted none (147 deployments, at batch 1).  The repeats of 21:36 measure three of the
+// 19:48 campaign's configurations three times more: left out, so that no deployment weighs
+// four times (with them the P90 is 1.67, VGG-19's one-thread passes 1.74-2.0 times).
 TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
   std::map<std::pair<std::string, int64_t>, int64_t> model;
   std::vector<double> ratios;
@@ -75,6 +77,7 @@ TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
   for (const auto& file : std::filesystem::directory_iterator(DLSIM_VALIDATION_DATA)) {
     const std::string name = file.path().filename().string();
     if (name.rfind("serving_latencies_devbox_", 0) != 0 || file.path().extension() != ".jsonl") continue;
+    if (name.find("_repeats_") != std::string::npos) continue;
     std::ifstream in(file.path());
     for (std::string line; std::getline(in, line);) {
       const auto row = nlohmann::json::parse(line);

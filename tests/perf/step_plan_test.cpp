@@ -225,6 +225,32 @@ TEST(StepPlan, TheHeapStateScalesAPassesRefaultsNotItsBand) {
   EXPECT_NEAR(fast.totals().p90_seconds, model.totals().p90_seconds, 1e-12);
 }
 
+// A pass whose pages were counted on its stack refaults that count, at the same price a page,
+// and its band is the price's alone: the count is not a draw.
+TEST(StepPlan, ACountedPassRefaultsItsCountNotTheModels) {
+  const StepPlan model = resnet50_pass("glibc");
+  const int64_t pages = inference_page_faults(graph::zoo_model("resnet50"), 8);
+  Profile profile;
+  profile.measured[{first_touch_signature(kFirstTouchPages), kInPassPagePhase, 1}] = {0.5, 0.5, 0.5, 5};
+  FrameworkRules rules;
+  rules.kernels_from = "framework";
+  rules.host_allocator = "glibc";
+  rules.refault_pages = 3 * pages;
+  const StepPlan counted = inference_plan(graph::zoo_model("resnet50"), 8, 1, any_kernel(profile), rules);
+  EXPECT_EQ(counted.calls.back().signature, first_touch_signature(3 * pages));
+  EXPECT_NEAR(counted.calls.back().answer.seconds, 3 * model.calls.back().answer.seconds, 1e-6);
+  EXPECT_NE(counted.calls.back().answer.basis.find("counted; the model's " + std::to_string(pages)), std::string::npos)
+      << counted.calls.back().answer.basis;
+  const StepTotals t = counted.totals();
+  EXPECT_LT(t.p10_seconds, t.seconds);  // the kernels' and the page price's errors remain
+  EXPECT_GT(t.p10_seconds, model.totals().p10_seconds + 2.5 * model.calls.back().answer.seconds);
+  rules.refault_pages = 0;
+  const StepPlan none = inference_plan(graph::zoo_model("resnet50"), 8, 1, any_kernel(profile), rules);
+  EXPECT_EQ(count(none, "refault"), 0u);
+  EXPECT_NEAR(none.totals().p90_seconds + model.calls.back().answer.seconds * kServedPassFaultSpread.p90,
+              model.totals().p90_seconds, 1e-6);
+}
+
 // Where the profile timed a page inside passes, the refaults cost that, not fresh less warm.
 TEST(StepPlan, APageTimedInsidePassesPricesTheRefaults) {
   Profile profile;

@@ -33,9 +33,11 @@ for line in open(sys.argv[2]):
     phases = {"copy", "lock_wait", "locked"} | ({"read", "write"} if run["protocol"] == "http" else set())
     assert set(run["phases_ms"]) == phases, run["phases_ms"].keys()
     assert all(len(t) == len(run["latencies_ms"]) for t in run["phases_ms"].values()), run
-    counted = {"copy", "locked"} | ({"read"} if run["protocol"] == "http" else set())
+    counted = {"copy", "locked", "locked_process"} | ({"read"} if run["protocol"] == "http" else set())
     assert set(run["page_faults"]) == counted, run["page_faults"].keys()
     assert all(len(n) == len(run["latencies_ms"]) and min(n) >= 0 for n in run["page_faults"].values()), run
+    # every thread's faults over a pass include the pass's own thread's
+    assert all(a >= t for a, t in zip(run["page_faults"]["locked_process"], run["page_faults"]["locked"])), run
     host = run["host"]
     assert 0 <= host["steal_share"] <= 1 and len(host["pace_probe_ms"]) == 2 and min(host["pace_probe_ms"]) > 0, host
     before, after = host["threads_around_load"]

@@ -91,7 +91,7 @@ def load_model(name, threads, device):
     return model, [before, process_threads()]
 
 
-def infer(model, side, lock, device, record=lambda phase, seconds, faults=None, where=None: None):
+def infer(model, side, lock, device, record=lambda *phase, **counts: None):
     """The model's request handler: bytes in (images `side` pixels square), logits' bytes
     out.  record(phase, seconds, faults) hears each request's phases: its bytes copied into
     a tensor ("copy", with the pages that copy faulted), the wait for the model's lock
@@ -110,32 +110,36 @@ def infer(model, side, lock, device, record=lambda phase, seconds, faults=None, 
         faults = serving_stack.thread_faults() - faults
         with lock, torch.no_grad():
             entered = time.perf_counter()
-            pass_faults = serving_stack.thread_faults()
+            pass_faults, all_faults = serving_stack.thread_faults(), serving_stack.process_faults()
             answer = model(x.to(device)).cpu().numpy().tobytes()
             pass_faults = serving_stack.thread_faults() - pass_faults
+            all_faults = serving_stack.process_faults() - all_faults
         done = time.perf_counter()
         record("copy", copied - start, faults)
         record("lock_wait", entered - copied)
         record("locked", done - entered, pass_faults,
-               where=(serving_stack.current_cpu(), threading.get_native_id()))
+               where=(serving_stack.current_cpu(), threading.get_native_id()), process_faults=all_faults)
         return answer
     return handler
 
 
 class Phases:
     """Seconds per phase of each request a process served, in the order they ended; for
-    the phases that count them the minor page faults of the thread that ran them, and for
-    those that say so where they ran: [the CPU the phase ended on, its thread's id]."""
+    the phases that count them the minor page faults of the thread that ran them (and for
+    the pass, "locked_process", every thread's over it), and for those that say so where
+    they ran: [the CPU the phase ended on, its thread's id]."""
 
     def __init__(self):
         self.recorded = {"seconds": {}, "faults": {}, "where": {}}
         self.lock = threading.Lock()
 
-    def record(self, phase, seconds, faults=None, where=None):
+    def record(self, phase, seconds, faults=None, where=None, process_faults=None):
         with self.lock:
             self.recorded["seconds"].setdefault(phase, []).append(seconds)
             if faults is not None:
                 self.recorded["faults"].setdefault(phase, []).append(faults)
+            if process_faults is not None:  # every thread's, as "<phase>_process"
+                self.recorded["faults"].setdefault(f"{phase}_process", []).append(process_faults)
             if where is not None:
                 self.recorded["where"].setdefault(phase, []).append(list(where))
 
