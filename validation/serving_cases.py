@@ -142,8 +142,8 @@ def campaign_rows(path):
 
 def write(args):
     """The case file's text as a function of the groups' bounds."""
-    rows = campaign_rows(args.data)
     w = Writer(args)
+    rows = w.rows
     models = list(dict.fromkeys(r["model"] for r in rows))
     for model in models:
         mine = [r for r in rows if r["model"] == model]

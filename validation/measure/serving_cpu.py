@@ -96,10 +96,12 @@ def infer(model, side, lock, device, record=lambda *phase, **counts: None):
     out.  record(phase, seconds, faults) hears each request's phases: its bytes copied into
     a tensor ("copy", with the pages that copy faulted), the wait for the model's lock
     ("lock_wait"), and the copy in, forward pass and copy back under it ("locked", with the
-    pages its thread faulted: on the 2-vCPU Zen 3 VM a served ResNet-18 pass at batch 8
-    faulted 3,100-6,300 pages where in process it faulted none, 2026-11-26; and the CPU it
-    ended on and its thread: on a lent H100's host one pass at batch 1 took 3.6 ms pinned to
-    nine of 16 vCPUs and 4.6-6.1 on the other seven, 2026-11-27)."""
+    pages its thread faulted and, as process_faults, every thread's: on the 2-vCPU Zen 3 VM
+    a served ResNet-18 pass at batch 8 faulted 3,100-6,300 pages where in process it faulted
+    none, 2026-11-26, and on two threads the OpenMP worker faults about as many again as the
+    pass's own thread, 2026-11-28; and the CPU it ended on and its thread: on a lent H100's
+    host one pass at batch 1 took 3.6 ms pinned to nine of 16 vCPUs and 4.6-6.1 on the
+    other seven, 2026-11-27)."""
     import torch
 
     def handler(body):
