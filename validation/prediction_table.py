@@ -5,6 +5,8 @@ on the committed cases (validation/cases/), measured runs and calibration profil
     validation/prediction_table.py build/sim/cli/dlsim           rewrite the tables in README.md
     validation/prediction_table.py build/sim/cli/dlsim --check   exit 1 if README.md is stale
 
+Either way it exits 1 when a group is past its committed bound (`dlsim validate` exits 1).
+
 First the issues' accuracy goals over the cases they name (GOALS), then every group.
 Groups named "<what>/<calibration>" (e.g. ".../torch-ops" and ".../onednn-kernels") that
 predict the same measured rows share one row per case, a column pair per calibration.
@@ -329,8 +331,15 @@ def main():
     if not out.stdout:
         print(out.stderr)
         return 1
-    return update("validation-table", markdown(json.loads(out.stdout)), "--check" in sys.argv,
-                  "validation/prediction_table.py build/sim/cli/dlsim")
+    doc = json.loads(out.stdout)
+    status = update("validation-table", markdown(doc), "--check" in sys.argv,
+                    "validation/prediction_table.py build/sim/cli/dlsim")
+    if out.returncode != 0:  # a group past its committed bound (the table marks it FAIL)
+        failing = ", ".join(g["name"] for g in doc["groups"] if not g["passes"])
+        print(f"prediction_table: dlsim validate exited {out.returncode}; over their bound: {failing}",
+              file=sys.stderr)
+        return 1
+    return status
 
 
 if __name__ == "__main__":
