@@ -644,10 +644,10 @@ void require_refaulting_pass(const scenario::RunSpec& spec, const perf::Framewor
                              fmt::format("remove {}, or point system.profile at a PyTorch CPU profile", key)});
 }
 
-// The scenario's heap state (system.heap_state): an inference pass's refaults at a tenth of
-// their spread; or the pages its stack was counted to fault (system.pass_page_faults).  The
-// report's framework says which.
-void heap_state(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
+// An inference pass's refaults as the scenario has them: the pages its stack was counted to
+// fault (system.pass_page_faults), or the heap model's count at a tenth of its spread over
+// heap states (system.heap_state); the report's framework says which.
+void pass_refaults(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
   if (const int64_t pages = spec.system.pass_page_faults; pages >= 0) {
     require_refaulting_pass(spec, rules, "system.pass_page_faults", std::to_string(pages));
     rules.refault_pages = pages;
@@ -668,7 +668,7 @@ void heap_state(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std:
 perf::FrameworkRules framework_rules(const scenario::RunSpec& spec, const perf::Profile& profile,
                                      std::string& framework) {
   perf::FrameworkRules rules = profile.framework;
-  heap_state(spec, rules, framework);
+  pass_refaults(spec, rules, framework);
   const std::string& linear = spec.system.linear_kernels;
   if (linear.empty()) return rules;
   if (rules.kernels_from != "onednn")

@@ -91,7 +91,7 @@ def load_model(name, threads, device):
     return model, [before, process_threads()]
 
 
-def infer(model, side, lock, device, record=lambda *phase, **counts: None):
+def infer(model, side, lock, device, record=lambda *args, **kwargs: None):
     """The model's request handler: bytes in (images `side` pixels square), logits' bytes
     out.  record(phase, seconds, faults) hears each request's phases: its bytes copied into
     a tensor ("copy", with the pages that copy faulted), the wait for the model's lock
