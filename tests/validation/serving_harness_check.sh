@@ -46,6 +46,23 @@ kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds
 assert all(float(r["images_per_s"]) > 0 and float(r["latency_p99_ms"]) >= float(r["latency_p50_ms"]) > 0 for r in rows), rows
+assert all(r["arrival"] == "closed" and r["request_rate"] == "" for r in rows), rows
 print(f"serving harness: {len(rows)} rows, e.g. {rows[1]['deployment']} {rows[1]['protocol']}: "
       f"{float(rows[1]['images_per_s']):.1f} images/s")
 PY
+# An open loop: a request at each Poisson arrival, the gaps kept as dlsim replays them.
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --batches 1 --deployments local --arrival poisson \
+  --rates 40 --requests 6 --concurrency 4 --out "$work/open.csv" --intervals-dir "$work/intervals" 2>/dev/null
+/usr/bin/python3 - "$work/open.csv" "$work/intervals/poisson_r40_n6_seed1.txt" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert {(r["protocol"], r["mode"], r["arrival"], r["request_rate"]) for r in rows} == \
+    {("http", "open", "poisson", "40.0"), ("grpc", "open", "poisson", "40.0")}, rows
+assert all(int(r["requests"]) == 6 and float(r["latency_p99_ms"]) > 0 for r in rows), rows
+gaps = [float(line) for line in open(sys.argv[2])]
+assert len(gaps) == 6 and all(g > 0 for g in gaps), gaps
+PY
+# An open loop needs its rates, and rates an open loop (exit 2).
+status=0
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --rates 5 --out "$work/bad.csv" 2>/dev/null || status=$?
+[ "$status" -eq 2 ] && [ ! -e "$work/bad.csv" ]

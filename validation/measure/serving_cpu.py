@@ -20,7 +20,11 @@ The server runs one model instance (a lock: one forward pass at a time) on --ser
 threads.  Clients: synchronous (CONCURRENCY clients, each with its own connection and one
 request in flight) or, over gRPC, asynchronous (one client with CONCURRENCY requests in
 flight on one channel); HTTP/1.1 cannot multiplex, so an asynchronous HTTP client would be
-the synchronous ones again and is not measured.  Inputs are FP32 batches already in memory;
+the synchronous ones again and is not measured.  Or an open loop (--arrival constant or
+poisson, --rates): one request at each arrival, answered or not, on CONCURRENCY connections
+(gRPC: threads on one channel; a request that finds them all busy waits, its latency counted
+from its arrival), as perf_analyzer's --request-rate-range does; --intervals-dir keeps the
+gaps for dlsim to replay.  Inputs are FP32 batches already in memory;
 answers are the logits.  Every deployment's model runs in a process of its own, started
 for the configuration (in-process too: glibc's heap carries what a process ran before, and
 inference after other work in one process can run a third faster than in a fresh one,
@@ -47,6 +51,7 @@ import csv
 import datetime
 import json
 import os
+import random
 import subprocess
 import statistics
 import sys
@@ -246,6 +251,49 @@ def timed_requests(send, count, in_flight, warmups=0, when_warm=lambda: None):
         return time.perf_counter() - start, latencies
 
 
+def open_loop_gaps(arrival, rate, count, seed):
+    """The gaps (s) after each of `count` requests sent at `rate` a second: all 1/rate
+    (constant), or drawn from an exponential distribution (poisson, a seeded stream)."""
+    if arrival == "constant":
+        return [1.0 / rate] * count
+    draw = random.Random(seed)
+    return [draw.expovariate(rate) for _ in range(count)]
+
+
+def open_loop_requests(send, gaps, workers, warmups=0, when_warm=lambda: None):
+    """Runs `warmups` untimed calls of send() one after another, then when_warm(), then one
+    timed call at each arrival the gaps give (the first at once), whether or not earlier ones
+    were answered, on up to `workers` threads (a request that finds them all busy waits for
+    one: its latency counts from its arrival, as a client's queue would); returns (seconds
+    from the first arrival to the last answer, latencies, how late each send left its
+    arrival)."""
+    latencies, lags = [None] * len(gaps), []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for _ in range(warmups):
+            send()
+        when_warm()
+        start = due = time.perf_counter()
+        finished = [start]
+
+        def one(i, arrived):
+            send()
+            now = time.perf_counter()
+            latencies[i] = now - arrived
+            finished.append(now)
+
+        pending = []
+        for i, gap in enumerate(gaps):
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            lags.append(time.perf_counter() - due)
+            pending.append(pool.submit(one, i, due))
+            due += gap
+        for f in pending:
+            f.result()
+    return max(finished) - start, latencies, lags
+
+
 def warmup_requests(args):
     """Untimed requests per client before the timed ones.  On a GPU more: cuDNN's autotuner
     (benchmark mode) and the caching allocator settle over the first requests."""
@@ -257,15 +305,16 @@ def request_count(args, batch):
     return max(args.requests, -(-args.images // batch))
 
 
-def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
+def measure_served(args, deployment, protocol, mode, batch, concurrency, body, gaps=None):
     """A server process for one configuration; (seconds, latencies, CPU seconds, the
-    server's phases per request)."""
-    warmups = warmup_requests(args) * concurrency
+    server's phases per request).  With `gaps` an open loop (mode "open"): a request at
+    each arrival they give, on `concurrency` connections (gRPC: threads on one channel)."""
+    warmups = warmup_requests(args) * (1 if gaps else concurrency)
     with tempfile.TemporaryDirectory() as work:
         phases = os.path.join(work, "phases.json")
         server, host, port, threads_around_load = start_server(args, deployment, protocol, phases)
         try:
-            if mode == "async":  # one gRPC channel, many calls in flight
+            if mode == "async" or (gaps and protocol == "grpc"):  # one gRPC channel, many calls in flight
                 clients = [serving_stack.Client(protocol, host, port)]
 
                 def send():
@@ -287,12 +336,15 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body):
 
             def when_warm():  # connections, allocator and cuDNN ready
                 cpu_before.update(server=process_cpu_s(server.pid), client=own_cpu_s(), ticks=machine_ticks())
-            elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
-                                                warmups=warmups, when_warm=when_warm)
+            if gaps:
+                elapsed, latencies, lags = open_loop_requests(send, gaps, concurrency, warmups, when_warm)
+            else:
+                (elapsed, latencies), lags = timed_requests(send, request_count(args, batch), concurrency,
+                                                            warmups=warmups, when_warm=when_warm), None
             cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"],
                    "client": own_cpu_s() - cpu_before["client"],
                    "steal": steal_share(cpu_before["ticks"], machine_ticks()),
-                   "threads_around_load": threads_around_load}
+                   "threads_around_load": threads_around_load, "send_lags": lags}
             for c in clients:
                 c.close()
         finally:
@@ -329,14 +381,15 @@ def in_process_main(args):
 
 
 def keep_latencies(path, row, latencies, phases, host):
-    """Appends one configuration's request latencies (ms, in the order they finished), the
-    server's phases (ms per request, in the order each phase ended), the page faults of
-    those that count them, where the passes ran ([CPU, thread] each) and the host's state
-    (`host`: the share of the machine's CPU time stolen over the timed requests, the pace
-    probe before and after them, the serving process's threads before and after it built the
-    model) to a JSON-lines file."""
+    """Appends one configuration's request latencies (ms, in the order they finished; an open
+    loop's in the order they arrived), the server's phases (ms per request, in the order each
+    phase ended), the page faults of those that count them, where the passes ran ([CPU,
+    thread] each) and the host's state (`host`: the share of the machine's CPU time stolen
+    over the timed requests, the pace probe before and after them, the serving process's
+    threads before and after it built the model; an open loop's sends' lateness, median and
+    most) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
-                               "server_threads", "date")}
+                               "server_threads", "date", "arrival", "request_rate")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
         f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies],
@@ -384,7 +437,19 @@ def main():
     ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
     ap.add_argument("--latencies", help="JSON lines to append each configuration's request latencies and the"
                                         " server's phases per request to")
+    ap.add_argument("--arrival", choices=("closed", "constant", "poisson"), default="closed",
+                    help="closed: the clients above; otherwise an open loop (served deployments) at each of --rates,"
+                         " on --concurrency connections")
+    ap.add_argument("--rates", default="", help="open loop: requests per second, comma-separated")
+    ap.add_argument("--seed", type=int, default=1, help="open loop, poisson: the arrivals' seed")
+    ap.add_argument("--intervals-dir", help="open loop: write each configuration's gaps there, one per line in"
+                                            " microseconds (perf_analyzer's --request-intervals; dlsim's"
+                                            " serving.intervals)")
     args = ap.parse_args()
+    if (args.arrival == "closed") != (not args.rates):
+        print("--rates goes with an open loop (--arrival constant or poisson), and an open loop needs it",
+              file=sys.stderr)
+        return 2
     if args.quick:
         args.batches, args.requests, args.deployments = "1", 6, "in-process,local"
     import grpc
@@ -392,7 +457,7 @@ def main():
     fields = ["source", "machine", "cpu", "model", "deployment", "protocol", "mode", "batch", "concurrency",
               "server_threads", "requests", "images_per_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
               "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
-              "link", "torch", "grpcio", "python", "date", "device"]
+              "link", "torch", "grpcio", "python", "date", "device", "arrival", "request_rate"]
     deployments = args.deployments.split(",")
     new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
     if not new:
@@ -409,16 +474,26 @@ def main():
         for batch in (int(b) for b in args.batches.split(",")):
             side = image_side(args.model)
             body = torch.randn(batch, 3, side, side).numpy().tobytes()
-            configs = [("in-process", "", "sync", 1)] if "in-process" in deployments else []
-            configs += [(d, p, m, args.concurrency) for d in deployments if d != "in-process"
-                        for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
-            for deployment, protocol, mode, concurrency in configs:
+            if args.arrival == "closed":
+                configs = [("in-process", "", "sync", 1, "")] if "in-process" in deployments else []
+                configs += [(d, p, m, args.concurrency, "") for d in deployments if d != "in-process"
+                            for p in serving_stack.PROTOCOLS for m in ("sync", "async") if (p, m) != ("http", "async")]
+            else:
+                configs = [(d, p, "open", args.concurrency, float(rate)) for d in deployments if d != "in-process"
+                           for p in serving_stack.PROTOCOLS for rate in args.rates.split(",")]
+            for deployment, protocol, mode, concurrency, rate in configs:
+                gaps = rate and open_loop_gaps(args.arrival, rate, request_count(args, batch), args.seed)
+                if gaps and args.intervals_dir:
+                    write_intervals(args, rate, gaps)
                 pace_before = host_pace_ms()
                 elapsed, latencies, cpu, phases = (
                     measure_in_process(args, batch) if deployment == "in-process" else
-                    measure_served(args, deployment, protocol, mode, batch, concurrency, body))
+                    measure_served(args, deployment, protocol, mode, batch, concurrency, body, gaps))
                 host = {"steal_share": round(cpu["steal"], 4), "pace_probe_ms": [pace_before, host_pace_ms()],
                         "threads_around_load": cpu["threads_around_load"]}
+                if cpu.get("send_lags"):  # how late the open loop's sends left their arrivals
+                    host["send_lag_ms"] = [round(1e3 * statistics.median(cpu["send_lags"]), 3),
+                                           round(1e3 * max(cpu["send_lags"]), 3)]
                 cores = os.cpu_count()
                 row = {"source": "validation/measure/serving_cpu.py", "machine": args.machine,
                        "cpu": serving_stack_cpu(), "model": args.model, "deployment": deployment,
@@ -436,17 +511,28 @@ def main():
                        "link": f"veth, tc tbf {LINK_RATE}" if deployment == "remote" else "",
                        "torch": torch.__version__, "grpcio": grpc.__version__,
                        "python": sys.version.split()[0], "date": datetime.date.today().isoformat(),
-                       "device": torch.cuda.get_device_name(0) if args.device == "cuda" else "cpu"}
+                       "device": torch.cuda.get_device_name(0) if args.device == "cuda" else "cpu",
+                       "arrival": args.arrival, "request_rate": rate}
                 out.writerow(row)
                 f.flush()
                 if args.latencies:
                     keep_latencies(args.latencies, row, latencies, phases, host)
                 medians = ", ".join(f"{p} {statistics.median(t):.2f}" for p, t in phases["ms"].items() if t)
                 medians += "".join(f"; {p} faults {statistics.median(n):.0f}" for p, n in phases["faults"].items() if n)
-                print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}: {row['images_per_s']:.2f} images/s, "
+                print(f"{deployment} {protocol} {mode} b{batch} c{concurrency}{f' {rate:g}/s' if rate else ''}: "
+                      f"{row['images_per_s']:.2f} images/s, "
                       f"p50 {row['latency_p50_ms']:.1f} ms, p99 {row['latency_p99_ms']:.1f} ms; "
                       f"server's medians (ms): {medians}; steal {host['steal_share']:.1%}, pace probe "
                       f"{host['pace_probe_ms'][0]:.2f}/{host['pace_probe_ms'][1]:.2f} ms", file=sys.stderr)
+
+
+def write_intervals(args, rate, gaps):
+    """An open loop's gaps (us, one per line), the file dlsim replays: named after what draws
+    them (every configuration at that rate sends at the same arrivals)."""
+    os.makedirs(args.intervals_dir, exist_ok=True)
+    name = f"{args.arrival}_r{rate:g}_n{len(gaps)}_seed{args.seed}.txt"
+    with open(os.path.join(args.intervals_dir, name), "w") as f:
+        f.writelines(f"{1e6 * gap:.3f}\n" for gap in gaps)
 
 
 class _Nothing:
