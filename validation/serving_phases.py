@@ -4,7 +4,8 @@ harness's latencies file: the mean wait for the model's lock (the server's queue
 mean time under it (the copy in, the forward pass and the copy back: the compute), in
 milliseconds, as a CSV that `dlsim validate` compares with a prediction's breakdown_ms
 (server_queue, compute: means per request, as perf_analyzer reports them).  In-process
-runs have no queue and are left out.
+runs have no queue and are left out; a file of open loops keeps each run's arrival and
+request rate.
 
     validation/serving_phases.py validation/data/serving_latencies_devbox_milan_0848.jsonl \\
         validation/data/serving_phases_devbox_milan_0848.csv
@@ -22,7 +23,8 @@ import statistics
 import sys
 
 CONFIGURATION = ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency", "server_threads")
-COLUMNS = CONFIGURATION + ("requests", "lock_wait_mean_ms", "locked_mean_ms", "date", "source")
+OPEN_LOOP = ("arrival", "request_rate")  # columns only a file of open loops has
+MEANS = ("requests", "lock_wait_mean_ms", "locked_mean_ms", "date", "source")
 
 
 def rows(jsonl_path):
@@ -34,7 +36,7 @@ def rows(jsonl_path):
             phases = run.get("phases_ms") or {}
             if run["deployment"] == "in-process" or "locked" not in phases or "lock_wait" not in phases:
                 continue
-            row = {key: run[key] for key in CONFIGURATION}
+            row = {key: run[key] for key in CONFIGURATION + OPEN_LOOP if key in run}
             row["requests"] = len(phases["locked"])
             row["lock_wait_mean_ms"] = f"{statistics.fmean(phases['lock_wait']):.3f}"
             row["locked_mean_ms"] = f"{statistics.fmean(phases['locked']):.3f}"
@@ -45,8 +47,11 @@ def rows(jsonl_path):
 
 
 def as_csv(table):
+    """The rows as CSV; an open loop's arrival and rate after the configuration's columns."""
+    open_loop = any(row.get("arrival", "closed") != "closed" for row in table)
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(text, fieldnames=CONFIGURATION + (OPEN_LOOP if open_loop else ()) + MEANS,
+                            lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     writer.writerows(table)
     return text.getvalue()
