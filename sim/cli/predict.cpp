@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "cli/process.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
@@ -495,6 +498,31 @@ HandlerCosts handler_costs(const scenario::RunSpec& spec, const graph::Graph& mo
   return costs;
 }
 
+// The serving simulation's latencies with every forward pass `factors[i]` times as long,
+// each simulated in a child process (SimGrid runs one engine per process), so before this
+// process's own.
+std::vector<std::vector<double>> latencies_with_passes_scaled(const infer::ServedSpec& served,
+                                                              const std::vector<double>& factors) {
+  const auto children = run_in_children(
+      factors.size(),
+      [&](size_t i, std::string& out) {
+        infer::ServedSpec scaled = served;
+        for (double& seconds : scaled.forward_s) seconds *= factors[i];
+        for (double& seconds : scaled.forward_cpu_s) seconds *= factors[i];
+        for (double latency : infer::simulate_served(scaled).latencies_s) out += fmt::format("{:.17g}\n", latency);
+        return 0;
+      },
+      factors.size());
+  std::vector<std::vector<double>> out;
+  for (const auto& child : children) {
+    if (child.status != 0) throw std::runtime_error("a serving simulation at the pass band's edge failed");
+    std::vector<double>& latencies = out.emplace_back();
+    std::istringstream text(child.output);
+    for (double latency; text >> latency;) latencies.push_back(latency);
+  }
+  return out;
+}
+
 // Serving over gRPC or HTTP (study A's local and remote deployments, and fleets of them): the
 // protocol profile's push costs on every process's stack; inputs in the workload's
 // precision, 1,000 fp32 logits back per image; a remote client across the slower of the
@@ -579,7 +607,16 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     if (handoffs) served.launch_wait_handoff_s.push_back(priced.plan.launch_wait_handoff_s);
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
-  return infer::simulate_served(served);
+  std::vector<std::vector<double>> band;
+  if (s.arrival != "closed" && forward.seconds > 0)
+    band = latencies_with_passes_scaled(served, {forward.p10_seconds / forward.seconds,
+                                                 forward.p90_seconds / forward.seconds});
+  infer::InferenceResult result = infer::simulate_served(served);
+  if (!band.empty()) {
+    result.fast_pass_latencies_s = std::move(band[0]);
+    result.slow_pass_latencies_s = std::move(band[1]);
+  }
+  return result;
 }
 
 // A Python in-process application copies each request's bytes into a tensor (the serving

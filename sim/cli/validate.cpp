@@ -36,6 +36,12 @@ namespace fs = std::filesystem;
 // P10 and P90 of a normal distribution lie 1.2816 standard deviations from its median.
 constexpr double kZ90 = 1.2816;
 
+// A dotted key names a value inside an object ("latency_ms.p99").
+ordered_json::json_pointer dotted(std::string key) {
+  std::replace(key.begin(), key.end(), '.', '/');
+  return ordered_json::json_pointer("/" + key);
+}
+
 struct Outcome {
   const scenario::ValidationCase* c = nullptr;
   bool ok = false;
@@ -129,24 +135,26 @@ Outcome predict_case(const scenario::ValidationCase& c, const ChildResult& child
     return o;
   }
   const auto run = ordered_json::parse(child.output);
-  // A dotted key names a value inside an object ("latency_ms.p99").
-  std::string pointer = "/" + c.predicted_key;
-  std::replace(pointer.begin(), pointer.end(), '.', '/');
-  if (!run.contains(ordered_json::json_pointer(pointer))) {
+  const ordered_json::json_pointer pointer = dotted(c.predicted_key);
+  if (!run.contains(pointer)) {
     o.error = fmt::format("the prediction has no '{}'", c.predicted_key);
     return o;
   }
   o.ok = true;
-  o.predicted = run[ordered_json::json_pointer(pointer)].get<double>();
-  const std::string band_key = c.predicted_key == "throughput_images_per_s" ? "throughput_band_images_per_s" : "";
+  o.predicted = run[pointer].get<double>();
+  std::string band_key = c.predicted_key == "throughput_images_per_s" ? "throughput_band_images_per_s" : "";
+  // An open loop's latency percentile carries a band of its own (its passes' band through the queue).
+  if (c.predicted_key.rfind("latency_ms.", 0) == 0 && run.contains("latency_band_ms"))
+    band_key = "latency_band_ms." + c.predicted_key.substr(std::string("latency_ms.").size());
   // Another quantity of a step or a forward pass (a stage's seconds, a latency) carries the
   // band of the whole: its P10/P50 and P90/P50.
   const char* whole = run.contains("step_time_band_s") ? "step_time_band_s"
                       : run.contains("forward_pass_band_s") ? "forward_pass_band_s"
                                                             : nullptr;
   if (!band_key.empty()) {
-    o.p10 = run[band_key]["p10"].get<double>();
-    o.p90 = run[band_key]["p90"].get<double>();
+    const auto& b = run[dotted(band_key)];
+    o.p10 = b["p10"].get<double>();
+    o.p90 = b["p90"].get<double>();
   } else if (whole) {
     const auto& b = run[whole];
     const double centre = b["p50"].get<double>();

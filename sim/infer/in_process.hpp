@@ -33,6 +33,10 @@ struct InferenceResult {
   double makespan_s = 0;
   double forward_s = 0;              // one forward pass
   std::vector<double> latencies_s;   // per request, in completion order
+  // An open loop's latencies again with every pass at the fast and the slow tenth of its
+  // band: a queue magnifies a pass's error the nearer the load is to capacity, where a
+  // closed loop's latency moves with the pass in proportion.  Empty in a closed loop.
+  std::vector<double> fast_pass_latencies_s, slow_pass_latencies_s;
   // Served over a protocol (served.hpp): means per request of sending it, waiting in the
   // server's queue, copies and forward pass on the GPU, receiving the answer; 0 in-process.
   double send_s = 0, queue_s = 0, compute_s = 0, receive_s = 0;

@@ -22,6 +22,20 @@ double percentile(std::vector<double> values, double q) {
 
 ordered_json band(double p10, double p50, double p90) { return {{"p10", p10}, {"p50", p50}, {"p90", p90}}; }
 
+constexpr std::pair<const char*, double> kLatencyPercentiles[] = {{"p50", 0.5}, {"p90", 0.9}, {"p95", 0.95}, {"p99", 0.99}};
+
+// An open loop's latency percentiles between their values with every pass at the fast and
+// the slow tenth of its band (ms): not the pass band's ratio, which a queue magnifies.
+ordered_json latency_band(const infer::InferenceResult& r) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [name, q] : kLatencyPercentiles) {
+    const double fast = percentile(r.fast_pass_latencies_s, q), centre = percentile(r.latencies_s, q),
+                 slow = percentile(r.slow_pass_latencies_s, q);
+    out[name] = band(1e3 * std::min({fast, centre, slow}), 1e3 * centre, 1e3 * std::max({fast, centre, slow}));
+  }
+  return out;
+}
+
 // What a CPU inference's latency tail is made of besides queueing: the machine's traced
 // stalls and speed drift (infer/stalls.hpp), or nothing, which a user should know.
 std::string tail_source(const perf::StallTrace& trace, const std::string& machine) {
@@ -100,10 +114,10 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
     out["throughput_images_per_s"] = samples * rate;
     out["throughput_band_images_per_s"] = band(samples * rate / high, samples * rate, samples * rate / low);
     if (r.offered_requests_per_s > 0) out["offered_images_per_s"] = samples * r.offered_requests_per_s;
-    out["latency_ms"] = {{"p50", 1e3 * percentile(r.latencies_s, 0.5)},
-                         {"p90", 1e3 * percentile(r.latencies_s, 0.9)},
-                         {"p95", 1e3 * percentile(r.latencies_s, 0.95)},
-                         {"p99", 1e3 * percentile(r.latencies_s, 0.99)}};
+    out["latency_ms"] = ordered_json::object();
+    for (const auto& [name, q] : kLatencyPercentiles) out["latency_ms"][name] = 1e3 * percentile(r.latencies_s, q);
+    if (!r.fast_pass_latencies_s.empty())
+      out["latency_band_ms"] = latency_band(r);
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
     out["throughput_requests_per_s"] = rate;
     if (p.on_gpu)  // forward passes only; several instances on one GPU may overlap theirs
@@ -159,6 +173,12 @@ std::string prediction_table(const ordered_json& run) {
     const auto& l = run["latency_ms"];
     out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p95 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
                        l["p90"].get<double>(), l["p95"].get<double>(), l["p99"].get<double>());
+    if (run.contains("latency_band_ms")) {
+      const auto& b = run["latency_band_ms"];
+      out += fmt::format("  with every pass at its band's fast and slow tenth: p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n",
+                         b["p50"]["p10"].get<double>(), b["p50"]["p90"].get<double>(), b["p99"]["p10"].get<double>(),
+                         b["p99"]["p90"].get<double>());
+    }
     if (run.contains("breakdown_ms")) {
       const auto& b = run["breakdown_ms"];
       out += fmt::format("  per request: send {:.4g} ms, server queue {:.4g} ms, compute {:.4g} ms, receive {:.4g} ms\n",

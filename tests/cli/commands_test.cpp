@@ -387,6 +387,32 @@ TEST(Commands, AServingLoadCanBeReplayedFromIntervals) {
   EXPECT_NEAR(j["offered_images_per_s"].get<double>(), 8 * 800.0, 1e-6);
 }
 
+// An open loop's latency band is its passes' band carried through the queue: near capacity
+// a pass a few percent slower moves the P99 many percent, far below it hardly more than
+// the pass; a closed loop keeps the pass band's ratio and reports none.
+TEST(Commands, AnOpenLoopsLatencyBandWidensNearCapacity) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_serve_open.toml";
+  auto width = [](const nlohmann::json& b) { return (b["p90"].get<double>() - b["p10"].get<double>()) / b["p50"].get<double>(); };
+  std::map<int, double> p99_width;
+  for (int rate : {4, 24}) {
+    const auto [code, out] = run(scenario + " --set serving.request_rate=" + std::to_string(rate) + " --format json");
+    ASSERT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    for (const char* p : {"p50", "p90", "p95", "p99"}) {
+      const auto& b = j["latency_band_ms"][p];
+      EXPECT_DOUBLE_EQ(b["p50"].get<double>(), j["latency_ms"][p].get<double>()) << p;
+      EXPECT_LE(b["p10"].get<double>(), b["p50"].get<double>()) << p;
+      EXPECT_GE(b["p90"].get<double>(), b["p50"].get<double>()) << p;
+    }
+    p99_width[rate] = width(j["latency_band_ms"]["p99"]) / width(j["forward_pass_band_s"]);
+  }
+  EXPECT_LT(p99_width[4], 1.5);
+  EXPECT_GT(p99_width[24], 2 * p99_width[4]);
+  const auto [code, out] = run(scenario + " --set serving.arrival=closed --set serving.request_rate= --format json");
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_FALSE(nlohmann::json::parse(out).contains("latency_band_ms"));
+}
+
 // "The largest throughput with p99 under a bound": every answer meets the bound, the best
 // is the fastest of them, and a tighter bound cannot buy more.
 TEST(Commands, RunFindsTheMostImagesPerSecondUnderAP99Bound) {
