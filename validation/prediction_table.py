@@ -68,6 +68,11 @@ def cpu_serving(campaign):
             f"cpu-serve/remote-5gbps/{campaign}/")
 
 
+def open_loop(campaign, *groups):
+    """Group prefixes of an open-loop campaign on the Zen 5 VM (validation/serving_open_cases.py)."""
+    return tuple(f"cpu-serve/local-open/devbox-epyc-turin21-{campaign}/{group}" for group in groups)
+
+
 def networks_campaign(label, campaign, networks, machine="devbox-epyc-genoa"):
     """A campaign of several networks (`networks`: group slug, name) on a CPU VM (`machine`,
     the groups' first part): a row over all of them, then one per network, the first "of
@@ -238,6 +243,14 @@ GOALS = [
                                         ("its three repeats", "repeats-2136", ZEN5_REPEATS),
                                         ("the 16:20 campaign", "1620", ZEN5_1620),
                                         ("the 17:16 campaign", "1716", ZEN5_1620))],
+    *[row for campaign, label in (
+        ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
+                 "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
+                 "19:12 calibration; throughput, P50 and P99, Poisson from dlsim's own draw"),
+        ("0045", "the same open loops straight after (00:45), constant arrivals first"))
+      for row in ((label, open_loop(campaign, "poisson-throughput", "poisson-p", "constant-throughput", "constant-p")),
+                  ("the same Poisson runs, each predicted replaying the gaps its client drew",
+                   open_loop(campaign, "poisson-replayed-p")))],
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",
@@ -291,7 +304,7 @@ GOALS = [
 ]
 
 
-SERVER_PHASES = ("/server-compute", "/server-queue")
+SERVER_PHASES = ("server-compute", "server-queue")  # an open loop's: poisson-server-queue
 
 
 def is_phase(case):
@@ -317,12 +330,14 @@ def markdown(doc):
                    f"{g['band_coverage_pct']:.0f}% | {g['bound_mape_pct']:.0f}% | "
                    f"{'pass' if g['passes'] else 'FAIL'} |\n")
     cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-") and not c["group"].startswith("cpu-serve/")]
-    serve = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and not is_phase(c)]
+    serve = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and not is_phase(c)
+             and "/local-open/" not in c["group"]]
+    open_loops = [c for c in doc["cases"] if "/local-open/" in c["group"] and not is_phase(c)]
     phases = [c for c in doc["cases"] if c["group"].startswith(("cpu-serve/", "gpu-serve/")) and is_phase(c)]
     gpu = [c for c in doc["cases"]
            if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/") and not is_phase(c)]
     return (goals(doc["cases"]) + "\n" + groups + "\n" + calibration_columns(cpu) + "\n" +
-            calibration_columns(serve) + "\n" + plain(phases) + "\n" + plain(gpu))
+            calibration_columns(serve) + "\n" + plain(open_loops) + "\n" + plain(phases) + "\n" + plain(gpu))
 
 
 def main():

@@ -48,4 +48,15 @@ if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/
 else
   [ $? -eq 2 ] && grep -q "no such file: validation/data/none.csv" "$work/err"
 fi
-echo "serving_cases.py: the 22:24 campaign's case file made again; 19:23's loader teams set; a missing file refused"
+# validation/serving_open_cases.py makes the 00:45 open loops' case file again, the same suites.
+/usr/bin/python3 "$source_dir/validation/serving_open_cases.py" \
+  --data validation/data/serving_open_devbox_turin21_0045.csv \
+  --phases validation/data/serving_open_phases_devbox_turin21_0045.csv --intervals validation/data/intervals \
+  --profile calibration/profiles/devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml \
+  --protocols devbox-epyc-turin-2vcpu-1128-1915 --cpu epyc-turin-2.1ghz-kvm --tag devbox-epyc-turin21-0045 \
+  --header "$work/header.txt" --out "$work/open.toml"
+suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$work/open_committed.txt"
+suites "$work/open.toml" "$work/open_made.txt"
+diff "$work/open_committed.txt" "$work/open_made.txt"
+echo "serving_cases.py: the 22:24 campaign's case file made again; 19:23's loader teams set; a missing file refused;"\
+  "serving_open_cases.py: the 00:45 open loops' case file made again"
