@@ -247,10 +247,12 @@ GOALS = [
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
                  "19:12 calibration; throughput, P50 and P99, Poisson from dlsim's own draw"),
-        ("0045", "the same open loops straight after (00:45), constant arrivals first"))
+        ("0045", "the same open loops straight after (00:45), constant arrivals first"),
+        ("r34-0123", "ResNet-34 at batch 1, a network no open loop had served, at 3-12 requests a second (01:23), "
+                     "measured blind after the open loop's latency band was added"))
       for row in ((label, open_loop(campaign, "poisson-throughput", "poisson-p", "constant-throughput", "constant-p")),
                   ("the same Poisson runs, each predicted replaying the gaps its client drew",
-                   open_loop(campaign, "poisson-replayed-p")))],
+                   open_loop(campaign, "poisson-replayed-throughput", "poisson-replayed-p")))],
     ("PyTorch on one H200, predicted from the kernels it timed (issue 8: mean under 5%, no case over 10%)",
      ("gpu-train/h200-pytorch-2.11/", "gpu-infer/h200-pytorch-2.11/")),
     ("the same H200 serving in-process, throughput and P99 (issue 6: every case within 15%)",

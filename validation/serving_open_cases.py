@@ -56,7 +56,7 @@ def suites(args, rows):
             out.append(suite(f"cpu-serve/local-open/{args.tag}/{arrival}-{metric[0]}", metric,
                              [("arrival", arrival)], args.phases if metric[3] else None))
     poisson = [r for r in rows if r["arrival"] == "poisson"]
-    for metric in METRICS[1:]:
+    for metric in METRICS:
         if metric[3] and not args.phases:
             continue
         for rate in dict.fromkeys(r["request_rate"] for r in poisson):
