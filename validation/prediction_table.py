@@ -333,8 +333,9 @@ def markdown(doc):
                    f"{'pass' if g['passes'] else 'FAIL'} |\n")
     cpu = [c for c in doc["cases"] if c["group"].startswith("cpu-") and not c["group"].startswith("cpu-serve/")]
     serve = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and not is_phase(c)
-             and "/local-open/" not in c["group"]]
-    open_loops = [c for c in doc["cases"] if "/local-open/" in c["group"] and not is_phase(c)]
+             and "-open/" not in c["group"]]
+    open_loops = [c for c in doc["cases"] if c["group"].startswith("cpu-serve/") and "-open/" in c["group"]
+                  and not is_phase(c)]
     phases = [c for c in doc["cases"] if c["group"].startswith(("cpu-serve/", "gpu-serve/")) and is_phase(c)]
     gpu = [c for c in doc["cases"]
            if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/") and not is_phase(c)]

@@ -12,7 +12,8 @@ lock and, for Poisson arrivals, its mean wait for it; Poisson runs a second time
         --header NOTE.txt --out validation/cases/X.toml [--seed 1] [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
-MACHINE.toml; --tag the groups' machine part (cpu-serve/local-open/TAG/...); --header a text
+MACHINE.toml; --tag the groups' machine part (cpu-serve/local-open/TAG/..., a client behind
+the 5 Gbit/s link cpu-serve/remote-5gbps-open/TAG/...); --header a text
 file whose lines open the file as comments; --seed the harness's (the intervals files' names
 carry it); --bounds sets each group's bound to what it achieves, as serving_cases.py does.
 """
@@ -22,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serving_cases import ROOT, SCENARIOS, achieved, relative  # noqa: E402
+from serving_cases import GROUP_PART, REMOTE, ROOT, SCENARIOS, achieved, relative  # noqa: E402
 
 # (group's last part, measured column, prediction key, from the phases file)
 METRICS = [("throughput", "images_per_s", "throughput_images_per_s", False),
@@ -33,29 +34,43 @@ METRICS = [("throughput", "images_per_s", "throughput_images_per_s", False),
 
 
 def suite(group, metric, where, data=None, replay=None):
+    """One suite; a remote deployment's link and a replay's gaps in its settings."""
     _, measured, predicted, _ = metric
     lines = ["[[suite]]"]
     if data:
         lines.append(f'data = "{relative(data)}"')
     lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
+    settings = [REMOTE] if dict(where)["deployment"] == "remote" else []
     if replay:
-        lines.append(f'set = {{ "serving.arrival" = "replay", "serving.intervals" = "{relative(replay, SCENARIOS)}", '
-                     '"serving.request_rate" = "", "serving.requests" = "" }')
+        settings.append(f'"serving.arrival" = "replay", "serving.intervals" = "{relative(replay, SCENARIOS)}", '
+                        '"serving.request_rate" = "", "serving.requests" = ""')
+    if settings:
+        lines.append("set = { " + ", ".join(settings) + " }")
     lines += [f'group = "{group}"', f'measured = "{measured}"', f'predicted = "{predicted}"']
     return group, "\n".join(lines)
 
 
 def suites(args, rows):
     out = []
-    for arrival in dict.fromkeys(r["arrival"] for r in rows):
-        for metric in METRICS:
-            # Constant arrivals below capacity queue for tens of microseconds, whose
-            # percentage errors say nothing.
-            if (metric[3] and not args.phases) or (metric[0] == "server-queue" and arrival == "constant"):
-                continue
-            out.append(suite(f"cpu-serve/local-open/{args.tag}/{arrival}-{metric[0]}", metric,
-                             [("arrival", arrival)], args.phases if metric[3] else None))
-    poisson = [r for r in rows if r["arrival"] == "poisson"]
+    for deployment in dict.fromkeys(r["deployment"] for r in rows):
+        mine = [r for r in rows if r["deployment"] == deployment]
+        prefix = f"cpu-serve/{GROUP_PART[deployment]}-open/{args.tag}"
+        for arrival in dict.fromkeys(r["arrival"] for r in mine):
+            for metric in METRICS:
+                # Constant arrivals below capacity queue for tens of microseconds, whose
+                # percentage errors say nothing.
+                if (metric[3] and not args.phases) or (metric[0] == "server-queue" and arrival == "constant"):
+                    continue
+                out.append(suite(f"{prefix}/{arrival}-{metric[0]}", metric,
+                                 [("deployment", deployment), ("arrival", arrival)],
+                                 args.phases if metric[3] else None))
+        out += replayed(args, prefix, deployment, [r for r in mine if r["arrival"] == "poisson"])
+    return out
+
+
+def replayed(args, prefix, deployment, poisson):
+    """The Poisson runs' suites once more, each rate replaying the gaps the harness drew."""
+    out = []
     for metric in METRICS:
         if metric[3] and not args.phases:
             continue
@@ -66,8 +81,8 @@ def suites(args, rows):
             gaps = os.path.join(args.intervals, f"poisson_r{float(rate):g}_n{requests.pop()}_seed{args.seed}.txt")
             if not os.path.exists(os.path.join(ROOT, gaps)):
                 sys.exit(f"serving_open_cases: no such file: {gaps} (the harness's --intervals-dir)")
-            out.append(suite(f"cpu-serve/local-open/{args.tag}/poisson-replayed-{metric[0]}", metric,
-                             [("arrival", "poisson"), ("request_rate", rate)],
+            out.append(suite(f"{prefix}/poisson-replayed-{metric[0]}", metric,
+                             [("deployment", deployment), ("arrival", "poisson"), ("request_rate", rate)],
                              args.phases if metric[3] else None, gaps))
     return out
 

@@ -127,7 +127,7 @@ void add_run_command(CLI::App& app) {
     const auto spec = scenario::load_scenario(*path, overrides, catalog);
     const auto model = scenario::load_model(spec.workload.model);
     report::check_memory(spec, model, catalog);
-    const auto prediction = predict(spec, model, catalog, !trace->empty());
+    const auto prediction = predict(spec, model, catalog, {.trace = !trace->empty()});
     if (!trace->empty()) write_trace(*trace, spec, prediction ? &*prediction : nullptr);
     std::cout << report::run_text(spec, model, catalog, prediction ? &*prediction : nullptr, kFormats.at(*format));
   });

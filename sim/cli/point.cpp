@@ -20,7 +20,8 @@ plan::PointRecord predict_point(const std::string& scenario, const std::vector<s
     const auto spec = scenario::load_scenario(scenario, overrides, catalog);
     const auto model = scenario::load_model(spec.workload.model);
     report::check_memory(spec, model, catalog);
-    const auto prediction = predict(spec, model, catalog);
+    // A sweep or plan point answers with its latencies, not their band.
+    const auto prediction = predict(spec, model, catalog, {.latency_band = false});
     r.metrics = plan::sweep_metrics(report::run_json(spec, model, catalog, prediction ? &*prediction : nullptr));
   } catch (const InputError& e) {
     r.exit_code = 2, r.error = e.what();

@@ -529,7 +529,7 @@ std::vector<std::vector<double>> latencies_with_passes_scaled(const infer::Serve
 // two instances' NICs.  A fleet is the scenario's nodes, each serving on its GPUs.
 infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const graph::Graph& model,
                                            const hardware::Catalog& catalog, const perf::StepPlan& plan,
-                                           const std::string& host_cpu, std::string& notes) {
+                                           const std::string& host_cpu, bool latency_band, std::string& notes) {
   const perf::StepTotals forward = plan.totals();
   const auto& s = *spec.serving;
   const RpcCosts rpc = rpc_costs(spec, catalog, serving_protocol_profile(spec), notes);
@@ -608,7 +608,7 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
   }
   for (int64_t images : s.preferred_batch) served.preferred_requests.push_back(static_cast<int>(images / spec.workload.batch));
   std::vector<std::vector<double>> band;
-  if (s.arrival != "closed" && forward.seconds > 0)
+  if (latency_band && s.arrival != "closed" && forward.seconds > 0)
     band = latencies_with_passes_scaled(served, {forward.p10_seconds / forward.seconds,
                                                  forward.p90_seconds / forward.seconds});
   infer::InferenceResult result = infer::simulate_served(served);
@@ -629,11 +629,11 @@ double in_process_copy_s(const scenario::RunSpec& spec, const graph::Graph& mode
 }
 
 void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
-                  bool trace, report::Prediction& p) {
+                  const PredictOptions& options, report::Prediction& p) {
   if (spec.workload.kind != scenario::WorkloadKind::train) {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     if (spec.serving && spec.serving->deployment != "in-process") {
-      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
+      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, options.latency_band, p.scaling);
       return;
     }
     infer::InProcessSpec in_process{scenario::host_cores(spec.system, catalog), 1, concurrency,
@@ -653,15 +653,15 @@ void simulate_gpu(const scenario::RunSpec& spec, const graph::Graph& model, cons
         spec.training->fusion == "horovod"
             ? perf::cycle_buckets(p.plan, model, spec.training->cycle_s, spec.training->bucket_bytes)
             : perf::gradient_buckets(p.plan, model, spec.training->bucket_bytes),
-        {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), trace,
+        {cluster, spec.system.devices, kTrainingSteps, train::allreduce_from_string(spec.training->allreduce), options.trace,
          input_pipeline(spec, model, catalog, cluster, p.scaling), spec.training->ring_order == "rank"});
   } else if (strategy == "ps_sync" || strategy == "ps_async") {
     auto ps = ps_spec(spec, catalog, strategy == "ps_sync", p.scaling);
-    ps.trace = trace;
+    ps.trace = options.trace;
     ps.input = input_pipeline(spec, model, catalog, ps.cluster, p.scaling);
     p.training = train::simulate_ps_training(p.plan, perf::gradients(p.plan, model), ps);
   } else {
-    p.training = train::simulate_training(p.plan, {1, 1, trace}, kTrainingSteps);
+    p.training = train::simulate_training(p.plan, {1, 1, options.trace}, kTrainingSteps);
   }
 }
 
@@ -757,15 +757,15 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
 }
 
 void simulate_cpu(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
-                  bool trace, report::Prediction& p) {
+                  const PredictOptions& options, report::Prediction& p) {
   const int threads = spec.system.threads;
   const int cores = std::max(scenario::host_cores(spec.system, catalog), threads);
   if (spec.workload.kind == scenario::WorkloadKind::train) {
-    p.training = train::simulate_training(p.plan, {cores, threads, trace}, kTrainingSteps);
+    p.training = train::simulate_training(p.plan, {cores, threads, options.trace}, kTrainingSteps);
   } else {
     const int concurrency = spec.serving ? spec.serving->concurrency : 1;
     if (spec.serving && spec.serving->deployment != "in-process") {
-      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, p.scaling);
+      p.inference = serve_over_protocol(spec, model, catalog, p.plan, p.host_cpu, options.latency_band, p.scaling);
       return;
     }
     infer::InProcessSpec in_process{cores, threads, concurrency, requests_per_client(p.plan, concurrency), false,
@@ -783,13 +783,13 @@ report::Prediction price(const scenario::RunSpec& spec, const graph::Graph& mode
 }
 
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
-                                          const hardware::Catalog& catalog, bool trace) {
+                                          const hardware::Catalog& catalog, PredictOptions options) {
   if (!scenario::not_simulated_yet(spec).empty()) return std::nullopt;
   report::Prediction p = price(spec, model, catalog);
   if (p.on_gpu)
-    simulate_gpu(spec, model, catalog, trace, p);
+    simulate_gpu(spec, model, catalog, options, p);
   else
-    simulate_cpu(spec, model, catalog, trace, p);
+    simulate_cpu(spec, model, catalog, options, p);
   return p;
 }
 

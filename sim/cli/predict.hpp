@@ -18,9 +18,12 @@ namespace dlsim::cli {
 // priced (p.plan, p.totals): one device's compute alone, a bound no simulation beats.
 report::Prediction price(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog);
 
-// `trace`: keep the last training step's events (train/trace.hpp) in the prediction.
+struct PredictOptions {
+  bool trace = false;         // keep the last training step's events (train/trace.hpp)
+  bool latency_band = true;   // an open loop's latency band: two more serving simulations
+};
 std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const graph::Graph& model,
-                                          const hardware::Catalog& catalog, bool trace = false);
+                                          const hardware::Catalog& catalog, PredictOptions options = {});
 
 // What prices kernels on one catalog GPU: its profile (the named one, or the GPU's own
 // under calibration/profiles/gpu/), and how it is carried to the GPU when measured on another.
