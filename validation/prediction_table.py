@@ -69,8 +69,10 @@ def cpu_serving(campaign):
 
 
 def open_loop(campaign, *groups):
-    """Group prefixes of an open-loop campaign on the Zen 5 VM (validation/serving_open_cases.py)."""
-    return tuple(f"cpu-serve/local-open/devbox-epyc-turin21-{campaign}/{group}" for group in groups)
+    """Group prefixes of an open-loop campaign on the Zen 5 VM (validation/serving_open_cases.py):
+    its clients local, or behind the 5 Gbit/s link where the campaign's name says remote."""
+    part = "remote-5gbps-open" if campaign.startswith("remote") else "local-open"
+    return tuple(f"cpu-serve/{part}/devbox-epyc-turin21-{campaign}/{group}" for group in groups)
 
 
 def networks_campaign(label, campaign, networks, machine="devbox-epyc-genoa"):
@@ -249,7 +251,9 @@ GOALS = [
                  "19:12 calibration; throughput, P50 and P99, Poisson from dlsim's own draw"),
         ("0045", "the same open loops straight after (00:45), constant arrivals first"),
         ("r34-0123", "ResNet-34 at batch 1, a network no open loop had served, at 3-12 requests a second (01:23), "
-                     "measured blind after the open loop's latency band was added"))
+                     "measured blind after the open loop's latency band was added"),
+        ("remote-0210", "ResNet-18 at batch 1 again, its clients behind the 5 Gbit/s veth pair (02:10), measured "
+                        "blind, the host slow through the Poisson runs"))
       for row in ((label, open_loop(campaign, "poisson-throughput", "poisson-p", "constant-throughput", "constant-p")),
                   ("the same Poisson runs, each predicted replaying the gaps its client drew",
                    open_loop(campaign, "poisson-replayed-throughput", "poisson-replayed-p")))],
