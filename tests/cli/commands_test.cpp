@@ -391,7 +391,8 @@ TEST(Commands, AServingLoadCanBeReplayedFromIntervals) {
 // a pass a few percent slower moves the P99 many percent, far below it hardly more than
 // the pass; a closed loop keeps the pass band's ratio and reports none.
 TEST(Commands, AnOpenLoopsLatencyBandWidensNearCapacity) {
-  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_serve_open.toml";
+  const std::string scenario =
+      std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_serve_open.toml --set serving.requests=300";
   auto width = [](const nlohmann::json& b) { return (b["p90"].get<double>() - b["p10"].get<double>()) / b["p50"].get<double>(); };
   std::map<int, double> p99_width;
   for (int rate : {4, 24}) {
@@ -408,7 +409,7 @@ TEST(Commands, AnOpenLoopsLatencyBandWidensNearCapacity) {
   }
   EXPECT_LT(p99_width[4], 1.5);
   EXPECT_GT(p99_width[24], 2 * p99_width[4]);
-  const auto [code, out] = run(scenario + " --set serving.arrival=closed --set serving.request_rate= --format json");
+  const auto [code, out] = run(scenario + " --set serving.arrival=closed --set serving.request_rate= --set serving.requests= --format json");
   ASSERT_EQ(code, 0) << out;
   EXPECT_FALSE(nlohmann::json::parse(out).contains("latency_band_ms"));
 }
