@@ -51,29 +51,28 @@ def suite(group, metric, where, data=None, replay=None):
 
 
 def suites(args, rows):
+    metrics = [m for m in METRICS if args.phases or not m[3]]  # the server's means need the phases file
     out = []
     for deployment in dict.fromkeys(r["deployment"] for r in rows):
         mine = [r for r in rows if r["deployment"] == deployment]
         prefix = f"cpu-serve/{GROUP_PART[deployment]}-open/{args.tag}"
         for arrival in dict.fromkeys(r["arrival"] for r in mine):
-            for metric in METRICS:
+            for metric in metrics:
                 # Constant arrivals below capacity queue for tens of microseconds, whose
                 # percentage errors say nothing.
-                if (metric[3] and not args.phases) or (metric[0] == "server-queue" and arrival == "constant"):
+                if metric[0] == "server-queue" and arrival == "constant":
                     continue
                 out.append(suite(f"{prefix}/{arrival}-{metric[0]}", metric,
                                  [("deployment", deployment), ("arrival", arrival)],
                                  args.phases if metric[3] else None))
-        out += replayed(args, prefix, deployment, [r for r in mine if r["arrival"] == "poisson"])
+        out += replayed(args, metrics, prefix, deployment, [r for r in mine if r["arrival"] == "poisson"])
     return out
 
 
-def replayed(args, prefix, deployment, poisson):
+def replayed(args, metrics, prefix, deployment, poisson):
     """The Poisson runs' suites once more, each rate replaying the gaps the harness drew."""
     out = []
-    for metric in METRICS:
-        if metric[3] and not args.phases:
-            continue
+    for metric in metrics:
         for rate in dict.fromkeys(r["request_rate"] for r in poisson):
             requests = {r["requests"] for r in poisson if r["request_rate"] == rate}
             if len(requests) != 1:

@@ -24,7 +24,7 @@ the synchronous ones again and is not measured.  Or an open loop (--arrival cons
 poisson, --rates): one request at each arrival, answered or not, on CONCURRENCY connections
 (gRPC: threads on one channel; a request that finds them all busy waits, its latency counted
 from its arrival), as perf_analyzer's --request-rate-range does; --intervals-dir keeps the
-gaps for dlsim to replay.  Inputs are FP32 batches already in memory;
+Poisson gaps for dlsim to replay.  Inputs are FP32 batches already in memory;
 answers are the logits.  Every deployment's model runs in a process of its own, started
 for the configuration (in-process too: glibc's heap carries what a process ran before, and
 inference after other work in one process can run a third faster than in a fresh one,
@@ -339,8 +339,9 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body, g
             if gaps:
                 elapsed, latencies, lags = open_loop_requests(send, gaps, concurrency, warmups, when_warm)
             else:
-                (elapsed, latencies), lags = timed_requests(send, request_count(args, batch), concurrency,
-                                                            warmups=warmups, when_warm=when_warm), None
+                elapsed, latencies = timed_requests(send, request_count(args, batch), concurrency,
+                                                    warmups=warmups, when_warm=when_warm)
+                lags = None
             cpu = {"server": process_cpu_s(server.pid) - cpu_before["server"],
                    "client": own_cpu_s() - cpu_before["client"],
                    "steal": steal_share(cpu_before["ticks"], machine_ticks()),
@@ -442,7 +443,7 @@ def main():
                          " on --concurrency connections")
     ap.add_argument("--rates", default="", help="open loop: requests per second, comma-separated")
     ap.add_argument("--seed", type=int, default=1, help="open loop, poisson: the arrivals' seed")
-    ap.add_argument("--intervals-dir", help="open loop: write each configuration's gaps there, one per line in"
+    ap.add_argument("--intervals-dir", help="Poisson open loop: write each rate's gaps there, one per line in"
                                             " microseconds (perf_analyzer's --request-intervals; dlsim's"
                                             " serving.intervals)")
     args = ap.parse_args()
@@ -483,7 +484,7 @@ def main():
                            for p in serving_stack.PROTOCOLS for rate in args.rates.split(",")]
             for deployment, protocol, mode, concurrency, rate in configs:
                 gaps = rate and open_loop_gaps(args.arrival, rate, request_count(args, batch), args.seed)
-                if gaps and args.intervals_dir:
+                if gaps and args.intervals_dir and args.arrival == "poisson":  # constant ones are 1/rate
                     write_intervals(args, rate, gaps)
                 pace_before = host_pace_ms()
                 elapsed, latencies, cpu, phases = (
