@@ -10,8 +10,9 @@
 # alone and inside ResNet-18's passes (kernels/pytorch/page_price.py), the
 # wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
 # between (pooled in the profile with the traces of the kind's earlier calibrations), and
-# the Python serving stack over loopback and across a 5 Gbit/s veth link; then the
-# profiles fitted from them.
+# the Python serving stack over loopback and across a 5 Gbit/s veth link, as it serves
+# ResNet-18 (each request after 20 ms idle and answered after the network's pass, which
+# kernels/net/py_transfer_bench.py leaves out of its time); then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
@@ -51,7 +52,7 @@ $py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e20
 $py kernels/pytorch/stall_trace.py --threads 1,2 --seconds 120 --out "$ops/stall_trace.json"
 for protocol in grpc http; do
   for link in loopback veth; do
-    $py kernels/net/py_transfer_bench.py --protocol $protocol --link $link \
+    $py kernels/net/py_transfer_bench.py --protocol $protocol --link $link --idle-ms 20 --handler-model resnet18 \
       --out "$stack/python_${protocol}_${link}.json"
   done
 done

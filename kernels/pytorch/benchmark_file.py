@@ -36,24 +36,44 @@ def machine_context(executable, **extra):
 Timed = collections.namedtuple("Timed", "times cpu_times iterations")
 
 
-def time_calls(fn, repetitions, min_time, warmup=1):
+def time_calls(fn, repetitions, min_time, warmup=1, idle_s=0.0, leaves_out=False):
     """Seconds per call, one figure per repetition of enough calls to last min_time, and
     the CPU seconds the whole process spent per call meanwhile (every thread's: a
     multi-threaded kernel keeps several busy, or idle through its serial parts); the
-    `warmup` first calls stay out (allocator and cache warm-up)."""
+    `warmup` first calls stay out (allocator and cache warm-up).  With idle_s each call
+    follows that long asleep, left out of its time but counted towards min_time; with
+    leaves_out fn returns seconds of its call to leave out (work another process timed)."""
     start = time.perf_counter()
     for _ in range(warmup):
         fn()
     first = (time.perf_counter() - start) / max(warmup, 1)
-    iterations = max(1, math.ceil(min_time / max(first, 1e-9)))
+    iterations = max(1, math.ceil(min_time / max(first + idle_s, 1e-9)))
     times, cpu_times = [], []
     for _ in range(repetitions):
-        cpu, start = time.process_time(), time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        times.append((time.perf_counter() - start) / iterations)
-        cpu_times.append((time.process_time() - cpu) / iterations)
+        if idle_s or leaves_out:
+            busy, cpu = _one_by_one(fn, iterations, idle_s)
+        else:  # one clock reading around the lot: a kernel of a few microseconds is timed so
+            cpu, start = time.process_time(), time.perf_counter()
+            for _ in range(iterations):
+                fn()
+            busy, cpu = time.perf_counter() - start, time.process_time() - cpu
+        times.append(busy / iterations)
+        cpu_times.append(cpu / iterations)
     return Timed(times, cpu_times, iterations)
+
+
+def _one_by_one(fn, calls, idle_s):
+    """Seconds (less what fn returns) and process CPU seconds of `calls` calls, each timed
+    on its own after idle_s asleep."""
+    busy = cpu = 0.0
+    for _ in range(calls):
+        if idle_s:
+            time.sleep(idle_s)
+        cpu_start, start = time.process_time(), time.perf_counter()
+        left_out = fn() or 0.0
+        busy += time.perf_counter() - start - left_out
+        cpu += time.process_time() - cpu_start
+    return busy, cpu
 
 
 def timing_rows(name, timed, threads):

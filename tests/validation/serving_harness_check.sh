@@ -14,6 +14,19 @@ trap 'rm -rf "$work"' EXIT
   --min-time 0.01 --out "$work/raw.json" 2>/dev/null
 "$dlsim" calibrate "$work/raw.json" --machine here -o "$work/protocol.toml" >/dev/null
 grep -q 'name = "python-grpc on python-' "$work/protocol.toml"
+# As the stack serves a model: each call after an idle pause, answered after a ResNet-18
+# pass the client leaves out, so a 1 KiB call costs what the stack does (milliseconds at
+# most), not the pass's tens of milliseconds; past 256 KiB the requests are whole images.
+/usr/bin/python3 "$src/kernels/net/py_transfer_bench.py" --protocol http --max-bytes 602112 --repetitions 2 \
+  --min-time 0.01 --idle-ms 1 --handler-model resnet18 --out "$work/served.json" 2>/dev/null
+/usr/bin/python3 - "$work/served.json" <<'PY'
+import json, sys
+raw = json.load(open(sys.argv[1]))
+assert raw["context"]["handler_model"] == "resnet18" and raw["context"]["idle_ms"] == "1", raw["context"]
+sizes = sorted({int(row["name"].split()[2][1:]) for row in raw["benchmarks"]})
+assert sizes == [1024, 4096, 16384, 65536, 262144, 602112], sizes
+assert all(0 < row["real_time"] < 10000 for row in raw["benchmarks"]), raw["benchmarks"]
+PY
 /usr/bin/python3 "$src/kernels/pytorch/stall_trace.py" --threads 1 --seconds 0.2 --out "$work/stalls.json" 2>/dev/null
 "$dlsim" calibrate "$work/stalls.json" --machine here -o "$work/stalls.toml" >/dev/null
 grep -q '^speed_window_ms = 20$' "$work/stalls.toml"
