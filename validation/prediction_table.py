@@ -91,6 +91,8 @@ ZEN5_1950 = [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19",
 # Its networks measured three times more, and the 16:20 and 17:16 campaigns' networks.
 ZEN5_REPEATS = [("vgg19", "VGG-19"), ("resnet34", "ResNet-34"), ("resnet101", "ResNet-101")]
 ZEN5_1620 = [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")]
+# The campaign after the Python stacks were timed as they serve.
+ZEN5_STACKS = [("resnet34", "ResNet-34"), ("mobilenet_v2", "MobileNetV2")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -245,6 +247,12 @@ GOALS = [
                                         ("its three repeats", "repeats-2136", ZEN5_REPEATS),
                                         ("the 16:20 campaign", "1620", ZEN5_1620),
                                         ("the 17:16 campaign", "1716", ZEN5_1620))],
+    *networks_campaign(
+        "ResNet-34 and MobileNetV2 at batches 1 and 8 on one thread, the same deployments and asynchronous gRPC "
+        "(2026-11-29 03:55), measured blind after the Python stacks were timed as they serve (each request after "
+        "20 ms idle, answered after a ResNet-18 pass)", "stacks-0356", ZEN5_STACKS, machine="devbox-epyc-turin21"),
+    networks_campaign("the same runs predicted with the stacks as timed at 19:12 (back to back, a bare server)",
+                      "stacks-0356-bare", ZEN5_STACKS, machine="devbox-epyc-turin21")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
