@@ -261,7 +261,10 @@ GOALS = [
         ("r34-0123", "ResNet-34 at batch 1, a network no open loop had served, at 3-12 requests a second (01:23), "
                      "measured blind after the open loop's latency band was added"),
         ("remote-0210", "ResNet-18 at batch 1 again, its clients behind the 5 Gbit/s veth pair (02:10), measured "
-                        "blind, the host slow through the Poisson runs"))
+                        "blind, the host slow through the Poisson runs"),
+        ("r34-0423", "ResNet-34 at batch 1 again, 150 requests a rate (04:16), measured blind after the Python stacks "
+                     "were timed as they serve"),
+        ("r34-0423-bare", "the same runs predicted with the stacks as timed at 19:12 (back to back, a bare server)"))
       for row in ((label, open_loop(campaign, "poisson-throughput", "poisson-p", "constant-throughput", "constant-p")),
                   ("the same Poisson runs, each predicted replaying the gaps its client drew",
                    open_loop(campaign, "poisson-replayed-throughput", "poisson-replayed-p")))],
