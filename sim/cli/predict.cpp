@@ -325,6 +325,18 @@ struct RpcCosts {
   const hardware::Cpu* cpu = nullptr;  // the instance's, when known
 };
 
+// How a stack's requests were timed, where its profile says (kernels/net/py_transfer_bench.py
+// since 2026-11-29): as it serves a network, after an idle pause, or bare and back to back.
+std::string how_timed(const perf::Profile& protocol) {
+  const auto handler = protocol.identity.find("handler_model");
+  const auto idle = protocol.identity.find("idle_ms");
+  if (handler == protocol.identity.end()) return "";
+  const std::string pause = idle == protocol.identity.end() || idle->second == "0" ? "back to back"
+                                                                                     : "each after " + idle->second + " ms idle";
+  return handler->second == "none" ? ", requests timed " + pause + " against a bare server"
+                                   : ", requests timed " + pause + " as it serves " + handler->second;
+}
+
 RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& path,
                    std::string& notes) {
   const perf::Profile protocol = scenario::load_profile(path);
@@ -341,9 +353,9 @@ RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catal
     throw UnrunnableError("the protocol profile " + path + "'s push fit has no cost per byte");
   c.latency_s = perf::coefficient(*push, "one") * clock;
   c.bytes_per_s = 1 / (per_byte * clock);
-  notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}, by clock to {})",
+  notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}{}, by clock to {})",
                        notes.empty() ? "" : "; ", protocol.framework.name, format_time(c.latency_s), c.bytes_per_s / 1e9,
-                       protocol.machine, protocol.cpu, c.cpu ? c.cpu->name : "the same CPU");
+                       protocol.machine, protocol.cpu, how_timed(protocol), c.cpu ? c.cpu->name : "the same CPU");
   return c;
 }
 

@@ -177,7 +177,8 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
                                "fit kernels/cpu and kernels/pytorch output into separate profiles"});
     for (const char* k : {"cpu_model", "onednn_version", "onednn_cpu_isa", "cpu_logical_cores", "framework",
                           "torch_version", "device", "gpu_name", "gpu_sm_count", "cuda_runtime", "cudnn", "cublas",
-                          "published_by", "grpc_version", "cpp_httplib_version", "python_stack_version", "endpoint", "torchvision_version", "jpeg_bytes"}) {
+                          "published_by", "grpc_version", "cpp_httplib_version", "python_stack_version", "endpoint", "idle_ms",
+                          "handler_model", "torchvision_version", "jpeg_bytes"}) {
       auto it = file.context.find(k);
       if (it == file.context.end()) continue;
       if (transfers && std::string(k) != "gpu_name" && std::string(k) != "gpu_sm_count") continue;

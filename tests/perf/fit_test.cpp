@@ -246,6 +246,21 @@ TEST(FitProfile, PyTorchsGpuOperatorsTakeTheSameGpusCopies) {
   EXPECT_THROW(fit_profile({ops, with_a_kernel}, {"m", "", "test", "h200"}), InputError);
 }
 
+// A stack timed as it serves (kernels/net/py_transfer_bench.py --idle-ms --handler-model)
+// says so: its costs are those of requests after an idle pause and a pass, not back to back.
+TEST(FitProfile, AStacksProfileSaysHowItsRequestsWereTimed) {
+  RawBenchmarks raw;
+  raw.path = "python_grpc_loopback.json";
+  raw.context = {{"device", "network"},  {"framework", "python-grpc"}, {"python_stack_version", "python-3.11"},
+                 {"idle_ms", "20"},      {"handler_model", "resnet18"}};
+  for (double b : {1024.0, 65536.0, 602112.0})
+    raw.times[{fmt::format("transfer u8 b{} grpc", b), "push", 1}] = {1e-3 + b * 2e-9};
+  const Profile p = fit_profile({raw}, {"m", "", "test", ""});
+  EXPECT_EQ(p.framework.name, "python-grpc on python-3.11");
+  EXPECT_EQ(p.identity.at("idle_ms"), "20");
+  EXPECT_EQ(p.identity.at("handler_model"), "resnet18");
+}
+
 TEST(FitProfile, RefusesToMixFrameworkAndOneDnnTimings) {
   EXPECT_THROW(fit_profile({relu_timings("onednn.json", ""), relu_timings("torch.json", "pytorch")}, {"m", "", "t", ""}),
                InputError);
