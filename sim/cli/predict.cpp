@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "cli/input_costs.hpp"
 #include "cli/process.hpp"
+#include "cli/protocol_costs.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "infer/in_process.hpp"
@@ -95,11 +97,6 @@ perf::GpuRates gpu_rates(const hardware::Gpu& g, const hardware::Catalog& catalo
           catalog.sustained_bandwidth_Bps(g)};
 }
 
-std::string profile_dir() {
-  const char* dir = std::getenv("DLSIM_PROFILE_DIR");
-  return dir && *dir ? dir : DLSIM_PROFILE_DIR;
-}
-
 // The threads a CPU's kernels run on as far as speed goes: a framework thread on the second
 // hyperthread of a busy core shares its FMA units and caches, so threads beyond an
 // instance's cores are taken to add nothing (stated, not calibrated: the profiles time one
@@ -136,6 +133,11 @@ bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog
 }
 
 }  // namespace
+
+std::string profile_dir() {
+  const char* dir = std::getenv("DLSIM_PROFILE_DIR");
+  return dir && *dir ? dir : DLSIM_PROFILE_DIR;
+}
 
 std::string default_cpu_profile() { return profile_dir() + "/devbox-emerald-rapids-2vcpu-pytorch.toml"; }
 
@@ -214,148 +216,6 @@ platform::ClusterSpec cpu_cluster_spec(const scenario::RunSpec& spec, const hard
   if (!spec.system.instance.empty() && !(spec.system.network_bandwidth_Bps > 0))
     c.nic_Bps = catalog.find_nic(catalog.instance(spec.system.instance).nic)->payload_Bps();
   c.nic_latency_s = spec.system.network_latency_s;
-  return c;
-}
-
-// One image's decode on a core (kernels/pytorch/input_bench.py), as an input profile timed
-// it (`phase` "train": an ImageNet JPEG decoded and augmented, from the Emerald Rapids VM's
-// profile; "serve": a 224x224 JPEG decoded and normalised, from the EPYC VM's), carried by
-// clock to the given instance's CPU (none: the profile's).
-struct Decode {
-  double seconds = 0;
-  std::string basis;  // "(framework, machine, by clock to cpu)"
-};
-
-Decode jpeg_decode(const std::string& phase, const std::string& instance, const hardware::Catalog& catalog) {
-  const bool train = phase == "train";
-  const std::string path = profile_dir() + (train ? "/input/torchvision-devbox-emerald-rapids-2vcpu.toml"
-                                                  : "/input/torchvision-devbox-epyc-turin-2vcpu.toml");
-  const perf::Profile profile = scenario::load_profile(path);
-  const auto it =
-      profile.measured.find({train ? "decode u8 w500 h375 s224 jpeg" : "decode u8 w224 h224 s224 jpeg", phase, 1});
-  if (it == profile.measured.end())
-    throw UnrunnableError("the input profile " + path + " has no JPEG decode timing for phase " + phase);
-  const auto* from = catalog.find_cpu(profile.cpu);
-  const auto* to = instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(instance).cpu);
-  const bool carried = from && to;
-  return {it->second.median_s * (carried ? from->base_clock_Hz / to->base_clock_Hz : 1.0),
-          fmt::format("({}, {}{})", profile.framework.name, profile.machine, carried ? ", by clock to " + to->name : "")};
-}
-
-// The host's work per image (training.input): none for synthetic data or tensors already
-// in memory, else one JPEG decoded and augmented on a core; the copy is the network's
-// input tensor.
-train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::Graph& model,
-                                    const hardware::Catalog& catalog, const platform::ClusterSpec& cluster,
-                                    std::string& notes) {
-  train::InputPipeline in;
-  const auto& t = *spec.training;
-  if (t.input == "synthetic") return in;
-  in.synthetic = false;
-  in.batch = static_cast<int>(spec.workload.batch);
-  for (const auto& node : model.nodes())
-    if (node.kind == graph::OpKind::input) in.bytes_per_image = 4.0 * static_cast<double>(graph::elements(node.output));
-  in.workers = t.loader_workers > 0 ? t.loader_workers : std::max(1, cluster.host_cores / cluster.gpus_per_node);
-  in.to_gpu = t.prefetch_to_gpu;
-  if (t.input == "jpeg") {
-    const Decode decode = jpeg_decode("train", spec.system.instance, catalog);
-    in.seconds_per_image = decode.seconds;
-    notes += fmt::format("{}input: {} per JPEG decoded and augmented on a core {}, {} loader cores per GPU",
-                         notes.empty() ? "" : "; ", format_time(in.seconds_per_image), decode.basis, in.workers);
-  }
-  return in;
-}
-
-// A serving client's time to read one request's images from files in the page cache and
-// decode them to the network's input (serving.input = "files"): the serving decode of a
-// 224x224 JPEG, in proportion to the input's pixels, on the CPU the client runs on.
-double client_load_s(const scenario::RunSpec& spec, const graph::Graph& model, const hardware::Catalog& catalog,
-                     std::string& notes) {
-  if (!spec.serving || spec.serving->input != "files") return 0;
-  const auto& shape = model.input_shape();
-  const double pixels = shape.size() >= 2 ? double(shape[shape.size() - 1] * shape[shape.size() - 2]) : 224.0 * 224;
-  const bool remote_client = spec.serving->deployment == "remote" && !spec.serving->client_instance.empty();
-  const Decode decode = jpeg_decode("serve", remote_client ? spec.serving->client_instance : spec.system.instance, catalog);
-  const double per_image = decode.seconds * pixels / (224.0 * 224);
-  notes += fmt::format("{}files: {} per image read and decoded by the client on a core {}", notes.empty() ? "" : "; ",
-                       format_time(per_image), decode.basis);
-  return per_image * static_cast<double>(spec.workload.batch);
-}
-
-// What a serving client reads from its machine's disk before decoding, when the scenario
-// names one: the batch's files, each in one read (serving.disk, serving.file_size).
-infer::FileReads client_file_reads(const scenario::RunSpec& spec, const hardware::Catalog& catalog,
-                                   std::string& notes) {
-  if (!spec.serving || spec.serving->disk.empty()) return {};
-  const hardware::Disk& disk = *catalog.find_disk(spec.serving->disk);
-  notes += fmt::format("{}files of {} read from {} ({} and {:.0f} reads/s shared by its readers, {} a read)",
-                       notes.empty() ? "" : "; ", format_bytes(spec.serving->file_bytes), disk.name,
-                       format_byte_rate(disk.read_bandwidth_Bps), disk.read_iops, format_time(disk.latency_s));
-  return {spec.workload.batch, spec.serving->file_bytes, disk.read_bandwidth_Bps, disk.read_iops, disk.latency_s};
-}
-
-// The calibration of a protocol ("grpc", "http") as a stack implements it ("native": C++,
-// kernels/net/dlsim-net-bench; "python": kernels/net/serving_stack.py), timed on the
-// development VM.
-std::string protocol_profile(const std::string& protocol, const std::string& stack = "native") {
-  return profile_dir() + "/protocols/" + (stack == "native" ? "" : stack + "-") + protocol +
-         "-devbox-emerald-rapids-2vcpu.toml";
-}
-
-// The protocol calibration a serving scenario names, else the development VM's for its stack
-// and protocol; it must have timed that protocol.
-std::string serving_protocol_profile(const scenario::RunSpec& spec) {
-  const scenario::ServingSpec& s = *spec.serving;
-  if (s.protocol_profile.empty()) return protocol_profile(s.protocol, s.stack);
-  const perf::Profile profile = scenario::load_profile(s.protocol_profile);
-  if (profile.framework.name.find(s.protocol) == std::string::npos)
-    throw InputError(Problem{{spec.source, 0, 0}, "serving.protocol_profile", s.protocol_profile,
-                             fmt::format("a calibration of {} (this one timed {})", s.protocol, profile.framework.name),
-                             "pick the file of the scenario's serving.protocol"});
-  return s.protocol_profile;
-}
-
-// A protocol's cost per request and per byte (its profile's push fit: "one" and "bytes";
-// a simulated link is linear, so the further cost of messages glibc maps afresh,
-// "mapped_bytes", is left out), carried to the instance's CPU by clock; says what it
-// assumed in `notes`.
-struct RpcCosts {
-  double latency_s = 0;
-  double bytes_per_s = 0;
-  const hardware::Cpu* cpu = nullptr;  // the instance's, when known
-};
-
-// How a stack's requests were timed, where its profile says (kernels/net/py_transfer_bench.py
-// since 2026-11-29): as it serves a network, after an idle pause, or bare and back to back.
-std::string how_timed(const perf::Profile& protocol) {
-  const auto handler = protocol.identity.find("handler_model");
-  const auto idle = protocol.identity.find("idle_ms");
-  if (handler == protocol.identity.end()) return "";
-  const std::string pause = idle == protocol.identity.end() || idle->second == "0" ? "back to back"
-                                                                                     : "each after " + idle->second + " ms idle";
-  return handler->second == "none" ? ", requests timed " + pause + " against a bare server"
-                                   : ", requests timed " + pause + " as it serves " + handler->second;
-}
-
-RpcCosts rpc_costs(const scenario::RunSpec& spec, const hardware::Catalog& catalog, const std::string& path,
-                   std::string& notes) {
-  const perf::Profile protocol = scenario::load_profile(path);
-  const perf::FitModel* push = nullptr;
-  for (const auto& f : protocol.fits)
-    if (f.op == "transfer" && f.phase == "push") push = &f;
-  if (!push) throw UnrunnableError("the protocol profile " + path + " has no push fit");
-  const auto* from = catalog.find_cpu(protocol.cpu);
-  RpcCosts c;
-  c.cpu = spec.system.instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(spec.system.instance).cpu);
-  const double clock = from && c.cpu ? from->base_clock_Hz / c.cpu->base_clock_Hz : 1.0;
-  const double per_byte = perf::coefficient(*push, "bytes");
-  if (!(per_byte > 0))
-    throw UnrunnableError("the protocol profile " + path + "'s push fit has no cost per byte");
-  c.latency_s = perf::coefficient(*push, "one") * clock;
-  c.bytes_per_s = 1 / (per_byte * clock);
-  notes += fmt::format("{}{}: {} per request, {:.2f} GB/s per process (from {} on {}{}, by clock to {})",
-                       notes.empty() ? "" : "; ", protocol.framework.name, format_time(c.latency_s), c.bytes_per_s / 1e9,
-                       protocol.machine, protocol.cpu, how_timed(protocol), c.cpu ? c.cpu->name : "the same CPU");
   return c;
 }
 

@@ -36,6 +36,8 @@ struct GpuPricing {
 GpuPricing gpu_pricing(const std::string& gpu, const std::string& named_profile, bool allow_fallback,
                        const hardware::Catalog& catalog);
 
+// The directory profiles are read from: DLSIM_PROFILE_DIR, else the repository's.
+std::string profile_dir();
 // The profile a CPU scenario uses when it names none, and a GPU's (calibration/profiles/gpu/).
 std::string default_cpu_profile();
 std::string default_gpu_profile(const std::string& gpu);
