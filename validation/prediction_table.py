@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerates README.md's prediction accuracy tables from `dlsim validate --format json`
-on the committed cases (validation/cases/), measured runs and calibration profiles.
+"""Regenerates the prediction accuracy tables from `dlsim validate --format json` on the
+committed cases (validation/cases/), measured runs and calibration profiles: README.md's
+table of the issues' accuracy goals over the cases they name (GOALS), and
+validation/REPORT.md's tables of every group and every case.
 
-    validation/prediction_table.py build/sim/cli/dlsim           rewrite the tables in README.md
-    validation/prediction_table.py build/sim/cli/dlsim --check   exit 1 if README.md is stale
+    validation/prediction_table.py build/sim/cli/dlsim           rewrite the tables
+    validation/prediction_table.py build/sim/cli/dlsim --check   exit 1 if either file is stale
 
 Either way it exits 1 when a group is past its committed bound (`dlsim validate` exits 1).
 
-First the issues' accuracy goals over the cases they name (GOALS), then every group.
 Groups named "<what>/<calibration>" (e.g. ".../torch-ops" and ".../onednn-kernels") that
 predict the same measured rows share one row per case, a column pair per calibration.
 Serving cases ("cpu-serve/...") get a table of their own, a column triple per measured
@@ -18,7 +19,7 @@ import json
 import subprocess
 import sys
 
-from readme_section import update
+from generated_section import update
 
 
 def number(x):
@@ -253,6 +254,11 @@ GOALS = [
         "20 ms idle, answered after a ResNet-18 pass)", "stacks-0356", ZEN5_STACKS, machine="devbox-epyc-turin21"),
     networks_campaign("the same runs predicted with the stacks as timed at 19:12 (back to back, a bare server)",
                       "stacks-0356-bare", ZEN5_STACKS, machine="devbox-epyc-turin21")[0],
+    networks_campaign("ResNet-18 at batches 8 and 32 on one thread, in process, over HTTP, gRPC and asynchronous gRPC "
+                      "on loopback and behind the 5 Gbit/s veth link (06:18), measured blind after the same stacks",
+                      "stacks-0620", [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
+    networks_campaign("the same runs predicted with the stacks as timed at 19:12", "stacks-0620-bare",
+                      [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
@@ -340,7 +346,8 @@ def goals(cases):
     return out
 
 
-def markdown(doc):
+def report(doc):
+    """Every group, then every case: CPU, served CPU, open loops, server phases, GPU."""
     groups = "| group | cases | MAPE | max | band coverage | bound | |\n|---|---:|---:|---:|---:|---:|:-:|\n"
     for g in doc["groups"]:
         groups += (f"| {g['name']} | {g['n']} | {g['mape_pct']:.1f}% | {g['max_pct']:.1f}% | "
@@ -354,7 +361,7 @@ def markdown(doc):
     phases = [c for c in doc["cases"] if c["group"].startswith(("cpu-serve/", "gpu-serve/")) and is_phase(c)]
     gpu = [c for c in doc["cases"]
            if c["group"].startswith("gpu-") and not c["group"].startswith("gpu-kernel/") and not is_phase(c)]
-    return (goals(doc["cases"]) + "\n" + groups + "\n" + calibration_columns(cpu) + "\n" +
+    return (groups + "\n" + calibration_columns(cpu) + "\n" +
             calibration_columns(serve) + "\n" + plain(open_loops) + "\n" + plain(phases) + "\n" + plain(gpu))
 
 
@@ -365,8 +372,9 @@ def main():
         print(out.stderr)
         return 1
     doc = json.loads(out.stdout)
-    status = update("validation-table", markdown(doc), "--check" in sys.argv,
-                    "validation/prediction_table.py build/sim/cli/dlsim")
+    command, check = "validation/prediction_table.py build/sim/cli/dlsim", "--check" in sys.argv
+    status = max(update("validation-table", goals(doc["cases"]), check, command),
+                 update("validation-report", report(doc), check, command, "validation/REPORT.md"))
     if out.returncode != 0:  # a group past its committed bound (the table marks it FAIL)
         failing = ", ".join(g["name"] for g in doc["groups"] if not g["passes"])
         print(f"prediction_table: dlsim validate exited {out.returncode}; over their bound: {failing}",

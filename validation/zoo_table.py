@@ -11,7 +11,7 @@ import pathlib
 import subprocess
 import sys
 
-from readme_section import update
+from generated_section import update
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # timm's model card for inception_v4.tf_in1k: "Params (M): 42.7, GMACs: 12.3".

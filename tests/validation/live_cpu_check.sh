@@ -6,8 +6,8 @@
 # each row keeps the median process: from one process to the next the same run differs by
 # up to 15% on the development VM (inference too, so not only the step's heap, whose page
 # faults vary 4,300 to 8,400 per step with the process's heap layout).  On the idle Zen 5
-# VM this check measured +7% to +9% for training and +2% to +4% for inference (README "How
-# accurate").  The Zen 3 VM drifts more: in one CI run of 2026-11-26 inference came out
+# VM this check measured +7% to +9% for training and +2% to +4% for inference (validation/REPORT.md,
+# "What the groups say").  The Zen 3 VM drifts more: in one CI run of 2026-11-26 inference came out
 # 28% off, and +5% when rerun a minute later; so a failed chain is run once more, whole,
 # and the check fails only when both disagree.  On the Zen 5 kind's 2.1 GHz host (2026-11-28),
 # which faults a page in 11 us, seven times the first Zen 5 host, the three processes of
