@@ -53,7 +53,8 @@ class Writer:
         self.args = args
         self.protocol_set = (f'"serving.protocol_profile" = "{relative("calibration/profiles/protocols", SCENARIOS)}'
                              f'/python-{{protocol}}-{args.protocols}.toml", "serving.protocol" = "{{protocol}}", '
-                             '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}"')
+                             '"serving.mode" = "{mode}", "serving.concurrency" = "{concurrency}", '
+                             '"serving.timed_requests" = "{requests}"')
         self.suites = []  # (group, its lines but the bound)
         self.loader_teams = loader_teams(args.latencies) if args.latencies else set()
         self.rows = campaign_rows(args.data)

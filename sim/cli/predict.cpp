@@ -662,6 +662,7 @@ std::optional<report::Prediction> predict(const scenario::RunSpec& spec, const g
     simulate_gpu(spec, model, catalog, options, p);
   else
     simulate_cpu(spec, model, catalog, options, p);
+  if (spec.serving) p.timed_requests = spec.serving->timed_requests;
   return p;
 }
 

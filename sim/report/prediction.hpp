@@ -21,6 +21,9 @@ struct Prediction {
   perf::StepTotals totals;
   std::optional<train::TrainingResult> training;
   std::optional<infer::InferenceResult> inference;
+  // A closed loop's latency percentiles as a run timing this many requests reports them
+  // (run_percentile.hpp; serving.timed_requests); 0: the simulated requests' own.
+  int timed_requests = 0;
 };
 
 }  // namespace dlsim::report

@@ -118,6 +118,8 @@ struct ServingSpec {
   std::vector<double> intervals_s;        // replay: the gaps between sends, in order (cycled)
   double request_rate = 0;                // requests per second, open loop
   int requests = 0;                       // open loop: requests simulated
+  int timed_requests = 0;                 // closed loop: a measured run's requests, whose percentiles
+                                          // the report gives; 0: the simulated requests' own
   int64_t seed = 1;                       // Poisson arrivals
   std::string engine = "framework";       // "framework" (a kernel per layer) or "tensorrt" (fused, perf/engine.hpp)
   // "tensors" (decoded, in the host's memory), "files" (JPEGs decoded by the client) or, in

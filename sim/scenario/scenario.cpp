@@ -478,6 +478,10 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   if (!open)
     for (const char* key : {"request_rate", "image_rate", "requests", "seed"})
       if (r.has(key)) r.problem(key, "", "applies to an open loop", "set serving.arrival = \"constant\" or \"poisson\"");
+  s.timed_requests = static_cast<int>(r.integer("timed_requests", 1, 1 << 20).value_or(0));
+  if (open && s.timed_requests > 0)
+    r.problem("timed_requests", std::to_string(s.timed_requests), "applies to serving.arrival = \"closed\"",
+              "an open loop's percentiles are over its serving.requests");
   if (open && r.has("concurrency"))
     r.problem("concurrency", std::to_string(s.concurrency), "applies to serving.arrival = \"closed\"",
               "an open loop's load is serving.request_rate");

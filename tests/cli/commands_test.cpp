@@ -414,6 +414,31 @@ TEST(Commands, AnOpenLoopsLatencyBandWidensNearCapacity) {
   EXPECT_FALSE(nlohmann::json::parse(out).contains("latency_band_ms"));
 }
 
+// A closed loop compared with a run that timed 16 requests: that run's P99 is its slowest
+// request, below the population's on average, with a band from run to run that holds the
+// population's P99.
+TEST(Commands, AClosedLoopsPercentilesCanBeThoseOfARunOfSoManyRequests) {
+  const std::string scenario = std::string("run ") + DLSIM_SOURCE_DIR
+      "/validation/cases/scenarios/cpu_serve.toml --set system.profile=../../../calibration/profiles/"
+      "devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml --set system.cpu=epyc-turin-2.1ghz-kvm --set serving.protocol_profile="
+      "../../../calibration/profiles/protocols/python-http-devbox-epyc-turin-2vcpu-1129-0347.toml --format json";
+  const auto [population_code, population_out] = run(scenario);
+  const auto [code, out] = run(scenario + " --set serving.timed_requests=16");
+  ASSERT_EQ(population_code, 0) << population_out;
+  ASSERT_EQ(code, 0) << out;
+  const auto population = nlohmann::json::parse(population_out), j = nlohmann::json::parse(out);
+  EXPECT_FALSE(population.contains("latency_timed_requests"));
+  EXPECT_EQ(j["latency_timed_requests"].get<int>(), 16);
+  const double p99 = population["latency_ms"]["p99"].get<double>(), run_p99 = j["latency_ms"]["p99"].get<double>();
+  EXPECT_LT(run_p99, p99);
+  EXPECT_GT(run_p99, population["latency_ms"]["p50"].get<double>());
+  const auto& band = j["latency_band_ms"]["p99"];
+  EXPECT_DOUBLE_EQ(band["p50"].get<double>(), run_p99);
+  EXPECT_LT(band["p10"].get<double>(), run_p99);
+  EXPECT_GE(band["p90"].get<double>(), p99);
+  EXPECT_DOUBLE_EQ(j["throughput_images_per_s"].get<double>(), population["throughput_images_per_s"].get<double>());
+}
+
 // "The largest throughput with p99 under a bound": every answer meets the bound, the best
 // is the fastest of them, and a tighter bound cannot buy more.
 TEST(Commands, RunFindsTheMostImagesPerSecondUnderAP99Bound) {
