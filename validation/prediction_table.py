@@ -94,6 +94,8 @@ ZEN5_REPEATS = [("vgg19", "VGG-19"), ("resnet34", "ResNet-34"), ("resnet101", "R
 ZEN5_1620 = [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")]
 # The campaign after the Python stacks were timed as they serve.
 ZEN5_STACKS = [("resnet34", "ResNet-34"), ("mobilenet_v2", "MobileNetV2")]
+# The first campaign priced from a page census taken before it.
+ZEN5_CENSUS_FIRST = [("resnet34", "ResNet-34"), ("googlenet", "GoogLeNet")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -259,6 +261,12 @@ GOALS = [
                       "stacks-0620", [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
     networks_campaign("the same runs predicted with the stacks as timed at 19:12", "stacks-0620-bare",
                       [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
+    *networks_campaign(
+        "ResNet-34 and GoogLeNet at batch 16 on one thread, in process and over HTTP, gRPC and asynchronous gRPC "
+        "(07:06), each pass priced at the pages a page census counted on its stack before the runs (07:04), "
+        "measured blind", "census-first-0706", ZEN5_CENSUS_FIRST, machine="devbox-epyc-turin21"),
+    networks_campaign("the same runs priced with the heap model's pages", "census-first-0706-model",
+                      ZEN5_CENSUS_FIRST, machine="devbox-epyc-turin21")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
