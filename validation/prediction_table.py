@@ -96,6 +96,7 @@ ZEN5_1620 = [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v
 ZEN5_STACKS = [("resnet34", "ResNet-34"), ("mobilenet_v2", "MobileNetV2")]
 # The first campaign priced from a page census taken before it.
 ZEN5_CENSUS_FIRST = [("resnet34", "ResNet-34"), ("googlenet", "GoogLeNet")]
+ZEN5_CENSUS_FIRST_2 = [("resnet18", "ResNet-18"), ("vgg11", "VGG-11")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -267,6 +268,12 @@ GOALS = [
         "measured blind", "census-first-0706", ZEN5_CENSUS_FIRST, machine="devbox-epyc-turin21"),
     networks_campaign("the same runs priced with the heap model's pages", "census-first-0706-model",
                       ZEN5_CENSUS_FIRST, machine="devbox-epyc-turin21")[0],
+    *networks_campaign(
+        "ResNet-18 and VGG-11 at batch 8 on two threads, the same four deployments (07:45), priced from a page census "
+        "taken before the runs (07:43), measured blind", "census-first-0745", ZEN5_CENSUS_FIRST_2,
+        machine="devbox-epyc-turin21"),
+    networks_campaign("the same runs priced with the heap model's pages", "census-first-0745-model",
+                      ZEN5_CENSUS_FIRST_2, machine="devbox-epyc-turin21")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
