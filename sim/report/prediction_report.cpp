@@ -190,17 +190,15 @@ std::string prediction_table(const ordered_json& run) {
     const auto& l = run["latency_ms"];
     out += fmt::format("  latency p50 {:.4g} ms, p90 {:.4g} ms, p95 {:.4g} ms, p99 {:.4g} ms\n", l["p50"].get<double>(),
                        l["p90"].get<double>(), l["p95"].get<double>(), l["p99"].get<double>());
-    if (run.contains("latency_timed_requests")) {
+    if (run.contains("latency_band_ms")) {
       const auto& b = run["latency_band_ms"];
-      out += fmt::format("  as a run of {} requests reports them (nearest rank; P10-P90 over runs and the pass's band): "
-                         "p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n",
-                         run["latency_timed_requests"].get<int>(), b["p50"]["p10"].get<double>(),
+      const std::string what =
+          run.contains("latency_timed_requests")
+              ? fmt::format("as a run of {} requests reports them (nearest rank; P10-P90 over runs and the pass's band)",
+                            run["latency_timed_requests"].get<int>())
+              : "with every pass at its band's fast and slow tenth";
+      out += fmt::format("  {}: p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n", what, b["p50"]["p10"].get<double>(),
                          b["p50"]["p90"].get<double>(), b["p99"]["p10"].get<double>(), b["p99"]["p90"].get<double>());
-    } else if (run.contains("latency_band_ms")) {
-      const auto& b = run["latency_band_ms"];
-      out += fmt::format("  with every pass at its band's fast and slow tenth: p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n",
-                         b["p50"]["p10"].get<double>(), b["p50"]["p90"].get<double>(), b["p99"]["p10"].get<double>(),
-                         b["p99"]["p90"].get<double>());
     }
     if (run.contains("breakdown_ms")) {
       const auto& b = run["breakdown_ms"];
