@@ -108,20 +108,28 @@ bool KernelTimes::has_phase(const std::string& op, const std::string& phase) con
   return op_phases_.count({op, phase}) > 0;
 }
 
-std::string KernelTimes::priced_as(const std::string& op) const {
-  // Concatenation copies each input element into the output once: a read and a write per
-  // element, as an out-of-place activation does.  An average pooling sums the windows a max
-  // pooling of the same shape compares.
+std::string KernelTimes::priced_as(const std::string& signature) const {
+  // Concatenation and a channel shuffle copy each input element into the output once: a
+  // read and a write per element, as an out-of-place activation does; so does a product by
+  // one value per channel (squeeze-and-excite's scaling), whose second operand is a few
+  // values.  A product of two whole tensors reads both, as an addition does.  An average
+  // pooling sums the windows a max pooling of the same shape compares.
   static const std::map<std::string, std::string> stand_ins = {
-      {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"}, {"tanh", "relu"},
+      {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"},  {"tanh", "relu"},
       {"hardswish", "relu"}, {"hardsigmoid", "relu"}, {"silu", "relu"}, {"gelu", "relu"},
-      {"concat", "relu"}, {"avgpool", "maxpool"}};
+      {"concat", "relu"}, {"channel_shuffle", "relu"}, {"avgpool", "maxpool"}};
   const auto timed = [&](const std::string& o) {
     const auto it = op_phases_.lower_bound({o, ""});
     return it != op_phases_.end() && it->first == o;
   };
-  const auto it = stand_ins.find(op);
-  return it != stand_ins.end() && !timed(op) && timed(it->second) ? it->second : op;
+  const std::string op = kernels::operator_of(signature);
+  std::string as = op;
+  if (const auto it = stand_ins.find(op); it != stand_ins.end()) as = it->second;
+  if (op == "mul" && signature != op) {
+    const auto sig = kernels::parse_signature(signature);
+    as = sig.get("c") < sig.get("e") ? "relu" : "add";
+  }
+  return !timed(op) && timed(as) ? as : op;
 }
 
 // An operator nobody timed, priced as the timed one that moves the same elements the same
@@ -129,7 +137,7 @@ std::string KernelTimes::priced_as(const std::string& op) const {
 // decide.
 std::optional<Answer> KernelTimes::as_stand_in(const kernels::Signature& sig, const std::string& phase,
                                                int threads) const {
-  const std::string as = priced_as(sig.op);
+  const std::string as = priced_as(sig.text);
   if (as == sig.op) return std::nullopt;
   auto a = from_profile(kernels::parse_signature(as + sig.text.substr(sig.op.size())), phase, threads);
   if (!a) return std::nullopt;

@@ -114,7 +114,7 @@ struct Builder {
   // fewer bytes, carries it there by the rooflines (KernelTimes); one that timed neither
   // leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
-    const std::string op = times.priced_as(kernels::operator_of(sig));
+    const std::string op = times.priced_as(sig);
     if (oversubscribed && threads > 1)
       for (const char* phase : {kInferInPassOnRequestThread, kInferOnRequestThread})
         if (times.has_phase(op, phase)) return phase;

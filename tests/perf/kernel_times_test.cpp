@@ -86,6 +86,31 @@ TEST(KernelTimes, AnActivationNeverTimedIsPricedAsTheReluOnItsElements) {
   EXPECT_EQ(KernelTimes(timed, {}).priced_as("relu6"), "relu6");
 }
 
+// ShuffleNetV2's channel shuffle and EfficientNet's squeeze-and-excite product (one value
+// per channel) read and write each element once, as the ReLU does; a product of two whole
+// tensors reads both, as the addition does.  Neither stands in once timed itself.
+TEST(KernelTimes, AShuffleOrAProductNeverTimedIsPricedAsTheOperatorMovingItsElementsSo) {
+  Profile p = relu_profile();
+  p.fits.push_back({"add", "fp32", "fwd", 1, {"one", "bytes"}, {0, 20e-6 / 128}, 0.2, 2});
+  const KernelTimes times(p, {});
+  const double relu_s = times.time("relu fp32 n1 e64", "fwd", 1).seconds;
+  EXPECT_EQ(times.priced_as("channel_shuffle fp32 n1 c4 hw16 g2"), "relu");
+  EXPECT_NEAR(times.time("channel_shuffle fp32 n1 c4 hw16 g2", "fwd", 1).seconds, relu_s, 1e-15);
+  EXPECT_EQ(times.priced_as("mul fp32 n1 e64 c4"), "relu");
+  const Answer scaled = times.time("mul fp32 n1 e64 c4", "fwd", 1);
+  EXPECT_NEAR(scaled.seconds, relu_s, 1e-15);
+  EXPECT_EQ(scaled.source, Source::scaled);
+  EXPECT_NE(scaled.basis.find("mul priced as the relu of the same shape"), std::string::npos) << scaled.basis;
+  EXPECT_EQ(times.priced_as("mul fp32 n1 e64 c64"), "add");
+  EXPECT_NEAR(times.time("mul fp32 n1 e64 c64", "fwd", 1).seconds, times.time("add fp32 n1 e64 x2", "fwd", 1).seconds,
+              1e-15);
+  EXPECT_GT(times.time("mul fp32 n1 e64 c64", "fwd", 1).seconds, relu_s);
+  Profile timed = p;
+  timed.fits.push_back({"mul", "fp32", "fwd", 1, {"one"}, {5e-6}, 0, 3});
+  EXPECT_EQ(KernelTimes(timed, {}).priced_as("mul fp32 n1 e64 c4"), "mul");
+  EXPECT_EQ(KernelTimes(relu_profile(), {}).priced_as("mul fp32 n1 e64 c64"), "mul");  // no addition to stand in
+}
+
 // An average pooling nobody timed sums the windows a max pooling of its shape compares
 // (Inception-v3's 3x3 stride-1 averages in a profile of ResNets and VGG): priced as it,
 // flagged scaled.  Timed itself, its own.
