@@ -97,6 +97,10 @@ ZEN5_STACKS = [("resnet34", "ResNet-34"), ("mobilenet_v2", "MobileNetV2")]
 # The first campaign priced from a page census taken before it.
 ZEN5_CENSUS_FIRST = [("resnet34", "ResNet-34"), ("googlenet", "GoogLeNet")]
 ZEN5_CENSUS_FIRST_2 = [("resnet18", "ResNet-18"), ("vgg11", "VGG-11")]
+# Networks known only by their ONNX export, none served or timed on a CPU before.
+ZEN5_ONNX = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", "MobileNetV3-Large"),
+             ("shufflenet_v2_x1_0", "ShuffleNetV2"), ("regnet_y_400mf", "RegNetY-400MF"),
+             ("densenet121", "DenseNet-121"), ("squeezenet1_1", "SqueezeNet 1.1")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -274,6 +278,12 @@ GOALS = [
         machine="devbox-epyc-turin21"),
     networks_campaign("the same runs priced with the heap model's pages", "census-first-0745-model",
                       ZEN5_CENSUS_FIRST_2, machine="devbox-epyc-turin21")[0],
+    *networks_campaign(
+        "six networks known only by their ONNX export, never served or timed on a CPU, at batches 1 and 8 on two "
+        "threads and one, the same four deployments (2026-11-29 09:15), measured blind", "onnx-0915", ZEN5_ONNX,
+        machine="devbox-epyc-turin21"),
+    *networks_campaign("the same runs, each pass priced at the pages a page census taken straight after them (09:40) "
+                       "counted on its stack", "onnx-0915-census", ZEN5_ONNX, machine="devbox-epyc-turin21"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

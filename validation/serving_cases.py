@@ -8,7 +8,8 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --phases validation/data/serving_phases_X.csv --profile calibration/profiles/P.toml \
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
-        [--census validation/data/page_census_X.csv] [--bounds build/sim/cli/dlsim]
+        [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
+        [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
@@ -20,6 +21,10 @@ had more threads after building the model than before, in any of its runs, servi
 initialisation leaves the loading thread an OpenMP team).
 --census (validation/page_census.py's counts) prices each configuration's pass with the pages
 its stack was counted to fault (system.pass_page_faults), one suite a configuration.
+--model-file names the network's model file, with {model} where the network goes, for
+networks the zoo lacks (ONNX exports: the training-mode one keeps each batch normalisation an
+operator of its own, as PyTorch's eager forward runs it, where the eval-mode export folds it
+into the convolution before it).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -103,10 +108,11 @@ class Writer:
     def text(self, header, bounds):
         """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
+        model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
         defaults = ("[defaults]\n"
                     f'data = "{relative(a.data)}"\n'
                     'scenario = "scenarios/cpu_serve.toml"\n'
-                    'set = { "workload.model" = "{model}", "workload.batch" = "{batch}", '
+                    f'set = {{ "workload.model" = "{model}", "workload.batch" = "{{batch}}", '
                     f'"system.threads" = "{{server_threads}}", "system.profile" = "{relative(a.profile, SCENARIOS)}", '
                     f'"system.cpu" = "{a.cpu}" }}\n'
                     'id = "{model} {deployment} {protocol} {mode} b{batch} c{concurrency} t{server_threads}"\n'
@@ -196,6 +202,7 @@ def main():
     ap.add_argument("--phases")
     ap.add_argument("--latencies")
     ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
+    ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
     for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census)):

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # validation/serving_cases.py makes the 22:24 Genoa campaign's case file again from its data:
 # the same suites (group, rows chosen, what is compared, from which file) as the committed
-# one; from the 19:23 campaign's latencies, every suite of the two networks whose loading
-# left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets serving.loader_team, as
-# the committed file does; a missing data file is refused with exit 2.
+# one; so too the 09:15 Zen 5 campaign's, whose networks are named by their ONNX files
+# (--model-file); from the 19:23 campaign's latencies, every suite of the two networks whose
+# loading left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets
+# serving.loader_team, as the committed file does; a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -29,6 +30,19 @@ for s in sorted(doc["suite"], key=lambda s: s["group"]):
 suites "$source_dir/validation/cases/$campaign.toml" "$work/committed.txt"
 suites "$work/made.toml" "$work/made.txt"
 diff "$work/committed.txt" "$work/made.txt"
+# Networks the zoo lacks, named by their ONNX export: the 09:15 campaign's file again.
+campaign=serving_cpu_devbox_turin21_onnx_0915
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+  --phases validation/data/serving_phases_devbox_turin21_onnx_0915.csv \
+  --latencies validation/data/serving_latencies_devbox_turin21_onnx_0915.jsonl \
+  --profile calibration/profiles/devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml \
+  --protocols devbox-epyc-turin-2vcpu-1129-0347 --cpu epyc-turin-2.1ghz-kvm \
+  --tag 'devbox-epyc-turin21-{model}-onnx-0915' --model-file 'validation/oracle/onnx/{model}_train.onnx' \
+  --header "$work/header.txt" --out "$work/onnx.toml"
+suites "$source_dir/validation/cases/$campaign.toml" "$work/onnx_committed.txt"
+suites "$work/onnx.toml" "$work/onnx_made.txt"
+diff "$work/onnx_committed.txt" "$work/onnx_made.txt"
+grep -q '"workload.model" = "../../oracle/onnx/{model}_train.onnx"' "$work/onnx.toml"
 /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/serving_cpu_devbox_genoa_unseen_1923.csv \
   --latencies validation/data/serving_latencies_devbox_genoa_unseen_1923.jsonl \
   --profile calibration/profiles/devbox-epyc-genoa-2vcpu-1127-1848-pytorch.toml \
@@ -58,5 +72,6 @@ fi
 suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$work/open_committed.txt"
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
-echo "serving_cases.py: the 22:24 campaign's case file made again; 19:23's loader teams set; a missing file refused;"\
+echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set;"\
+  "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"
