@@ -284,6 +284,10 @@ GOALS = [
         machine="devbox-epyc-turin21"),
     *networks_campaign("the same runs, each pass priced at the pages a page census taken straight after them (09:40) "
                        "counted on its stack", "onnx-0915-census", ZEN5_ONNX, machine="devbox-epyc-turin21"),
+    *networks_campaign("the same configurations again straight after that census (10:00), measured blind",
+                       "onnx-1000", ZEN5_ONNX, machine="devbox-epyc-turin21"),
+    *networks_campaign("the same runs priced from that census, committed before them: blind", "onnx-1000-census",
+                       ZEN5_ONNX, machine="devbox-epyc-turin21"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

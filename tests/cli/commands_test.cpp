@@ -226,6 +226,22 @@ std::string cpu_infer_provenance(const std::string& key, const std::string& prof
   return nlohmann::json::parse(out)["provenance"][key].get<std::string>();
 }
 
+// EfficientNet's squeeze-and-excite products and ShuffleNetV2's channel shuffles, which a
+// profile of ResNets and VGGs never timed, are priced (scaled from the operators that move
+// their elements so), with nothing left to a roofline.
+TEST(Commands, ModernNetworksArePricedFromAProfileThatNeverTimedTheirOperators) {
+  for (const std::string network : {"efficientnet_b0", "shufflenet_v2_x1_0"}) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml" +
+            " --set workload.model=" DLSIM_SOURCE_DIR "/validation/oracle/onnx/" + network + "_train.onnx");
+    ASSERT_EQ(code, 0) << network << ": " << out;
+    const auto share = nlohmann::json::parse(out)["provenance"]["share_of_predicted_time"];
+    EXPECT_GT(share["scaled"].get<double>(), 0) << network;
+    EXPECT_EQ(share["fallback"].get<double>(), 0) << network;
+  }
+}
+
 // A profile carried to a CPU of another vector width says so: its kernels there are other
 // kernels (the Zen 4's AVX-512 profile on the AVX2 Zen 3 came out 28-60% off); one carried
 // between CPUs of the same width does not.
