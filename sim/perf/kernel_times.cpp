@@ -115,7 +115,7 @@ std::string KernelTimes::priced_as(const std::string& signature) const {
   // values.  A product of two whole tensors reads both, as an addition does.  An average
   // pooling sums the windows a max pooling of the same shape compares.
   static const std::map<std::string, std::string> stand_ins = {
-      {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"},  {"tanh", "relu"},
+      {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"}, {"tanh", "relu"},
       {"hardswish", "relu"}, {"hardsigmoid", "relu"}, {"silu", "relu"}, {"gelu", "relu"},
       {"concat", "relu"}, {"channel_shuffle", "relu"}, {"avgpool", "maxpool"}};
   const auto timed = [&](const std::string& o) {
