@@ -183,8 +183,8 @@ struct Builder {
                                 : pages == modelled ? fmt::format("{} pages", pages)
                                                     : fmt::format("{} pages ({:.2f} times the model's {})", pages,
                                                                   rules.refault_factor, modelled);
-      a.basis = fmt::format("{} refaulted (glibc heap model) at {:.2f} us a page ({}, {})", count, per_page * 1e6,
-                            in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
+      a.basis = fmt::format("{} refaulted{} at {:.2f} us a page ({}, {})", count, counted ? "" : " (glibc heap model)",
+                            per_page * 1e6, in_pass ? "inside passes" : "fresh less warm", to_string(priced.source));
       push(stage, "heap", first_touch_signature(pages), "refault", a);
     }
   }

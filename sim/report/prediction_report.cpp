@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "perf/step_allocations.hpp"
 #include "report/run_percentile.hpp"
 
 namespace dlsim::report {
@@ -66,6 +67,23 @@ std::string tail_source(const perf::StallTrace& trace, const std::string& machin
                            percentile(trace.speed.slowdowns, 0.9), machine);
 }
 
+// What a CPU inference pass's refaulted pages rest on (perf/step_plan.cpp's refault call):
+// counted on the serving stack, or dlsim's glibc heap model, whose count the heap's state
+// before the passes decides, which a user should know and can fix; empty where the pass
+// refaults none.
+std::string pages_source(const perf::StepPlan& plan) {
+  for (const auto& c : plan.calls)
+    if (c.phase == "refault" && c.stage == perf::Stage::forward)
+      return c.answer.basis.find("(counted") != std::string::npos
+                 ? c.answer.basis
+                 : c.answer.basis + fmt::format("; the heap's state before the passes decides how many ({:g} to "
+                                                "{:g} times the model's count as served passes met it): count "
+                                                "them on the serving stack (validation/page_census.py) and set "
+                                                "system.pass_page_faults",
+                                                perf::kServedPassFaultSpread.p10, perf::kServedPassFaultSpread.p90);
+  return "";
+}
+
 ordered_json provenance(const Prediction& p) {
   ordered_json shares = ordered_json::object();
   for (auto source : perf::kSources) {
@@ -82,7 +100,10 @@ ordered_json provenance(const Prediction& p) {
                       {"profile_machine", p.profile_machine},
                       {"framework", p.framework}};
   if (!p.scaling.empty()) out["scaled_to"] = p.scaling;
-  if (!p.on_gpu && p.inference) out["tail"] = tail_source(p.plan.stalls, p.profile_machine);
+  if (!p.on_gpu && p.inference) {
+    out["tail"] = tail_source(p.plan.stalls, p.profile_machine);
+    if (const std::string pages = pages_source(p.plan); !pages.empty()) out["pages"] = pages;
+  }
   return out;
 }
 
@@ -226,6 +247,7 @@ std::string prediction_table(const ordered_json& run) {
                      p["profile"].get<std::string>());
   if (p.contains("scaled_to")) out += fmt::format("  rests on: {}\n", p["scaled_to"].get<std::string>());
   if (p.contains("tail")) out += fmt::format("  latency tail: {}\n", p["tail"].get<std::string>());
+  if (p.contains("pages")) out += fmt::format("  pages a pass: {}\n", p["pages"].get<std::string>());
   return out;
 }
 

@@ -242,6 +242,20 @@ TEST(Commands, ModernNetworksArePricedFromAProfileThatNeverTimedTheirOperators) 
   }
 }
 
+// A CPU inference says what the pages its pass faults again rest on: dlsim's heap model,
+// whose count the heap's state before the passes decides (so it says how to count them), or
+// the count given for the serving stack.
+TEST(Commands, ACpuInferenceSaysWhatItsPagesRestOn) {
+  const std::string profile = "devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml";
+  const std::string modelled = cpu_infer_provenance("pages", profile, " --set workload.batch=8");
+  EXPECT_NE(modelled.find("refaulted (glibc heap model)"), std::string::npos) << modelled;
+  EXPECT_NE(modelled.find("validation/page_census.py"), std::string::npos) << modelled;
+  const std::string counted =
+      cpu_infer_provenance("pages", profile, " --set workload.batch=8 --set system.pass_page_faults=100");
+  EXPECT_EQ(counted.rfind("100 pages (counted;", 0), 0u) << counted;
+  EXPECT_EQ(counted.find("heap model"), std::string::npos) << counted;
+}
+
 // A profile carried to a CPU of another vector width says so: its kernels there are other
 // kernels (the Zen 4's AVX-512 profile on the AVX2 Zen 3 came out 28-60% off); one carried
 // between CPUs of the same width does not.
