@@ -163,6 +163,7 @@ struct Builder {
     const std::pair<Stage, int64_t> stages[] = {
         {Stage::forward, faults.forward}, {Stage::backward, faults.backward}, {Stage::update, faults.update}};
     const bool counted = inference && rules.refault_pages >= 0;
+    plan.refaults_counted = counted;
     for (const auto& [stage, modelled] : stages) {
       const int64_t pages = counted     ? (stage == Stage::forward ? rules.refault_pages : 0)
                             : inference ? std::llround(double(modelled) * rules.refault_factor)

@@ -57,6 +57,7 @@ struct StepPlan {
   // (step_allocations.hpp); both 0 where the plan faults none.
   double refault_p10_s = 0;
   double refault_p90_s = 0;
+  bool refaults_counted = false;  // an inference pass's count given for its stack, not the heap model's
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
   StepTotals totals() const;
 };

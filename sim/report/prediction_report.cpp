@@ -74,7 +74,7 @@ std::string tail_source(const perf::StallTrace& trace, const std::string& machin
 std::string pages_source(const perf::StepPlan& plan) {
   for (const auto& c : plan.calls)
     if (c.phase == "refault" && c.stage == perf::Stage::forward)
-      return c.answer.basis.find("(counted") != std::string::npos
+      return plan.refaults_counted
                  ? c.answer.basis
                  : c.answer.basis + fmt::format("; the heap's state before the passes decides how many ({:g} to "
                                                 "{:g} times the model's count as served passes met it): count "
