@@ -18,7 +18,7 @@
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
-# after a build (build/sim/cli/dlsim); it takes about 35 minutes on 2 vCPUs.
+# after a build (build/sim/cli/dlsim); it takes 35-50 minutes on 2 vCPUs (49 on the Zen 3 kind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
