@@ -13,7 +13,7 @@ configurations measured in both share a count (a run of each faulted the same pa
 
 On the Zen 5 VM the 19:48 campaign and its three repeats: 23 of 24 configurations kept one
 count in all four processes; every Zen 5 campaign, 85 of 104; 118 of the 139 configurations
-served on both the Zen 5 and the Zen 4 kind share a count; 26 of the 102 served on both the
+served on both the Zen 5 and the Zen 4 kind share a count; 27 of the 102 served on both the
 Zen 5 and the Zen 3 Milan (AVX2 only: oneDNN picks other kernels there) share one.
 """
 import argparse

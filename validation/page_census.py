@@ -6,7 +6,7 @@ faults over a pass, "locked_process"), the pages a pass faults, as dlsim's
 system.pass_page_faults takes them.  The timings are not used: a stack's count repeats
 from process to process, and between machines whose PyTorch runs the same kernels
 (validation/fault_census.py: the Zen 4 and Zen 5 VMs, both AVX-512, share most counts;
-the Zen 3 Milan, AVX2 only, shared 26 of 102 with the Zen 5), so take a census on the
+the Zen 3 Milan, AVX2 only, shared 27 of 102 with the Zen 5), so take a census on the
 machine kind that will serve, in a few requests a configuration.
 
     validation/page_census.py LATENCIES.jsonl ... --out validation/data/page_census_X.csv [--check]

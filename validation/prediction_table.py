@@ -99,8 +99,8 @@ ZEN5_CENSUS_FIRST = [("resnet34", "ResNet-34"), ("googlenet", "GoogLeNet")]
 ZEN5_CENSUS_FIRST_2 = [("resnet18", "ResNet-18"), ("vgg11", "VGG-11")]
 # Networks known only by their ONNX export, none served or timed on a CPU before.
 ONNX_NETWORKS = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", "MobileNetV3-Large"),
-             ("shufflenet_v2_x1_0", "ShuffleNetV2"), ("regnet_y_400mf", "RegNetY-400MF"),
-             ("densenet121", "DenseNet-121"), ("squeezenet1_1", "SqueezeNet 1.1")]
+                 ("shufflenet_v2_x1_0", "ShuffleNetV2"), ("regnet_y_400mf", "RegNetY-400MF"),
+                 ("densenet121", "DenseNet-121"), ("squeezenet1_1", "SqueezeNet 1.1")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -290,10 +290,14 @@ GOALS = [
                        ONNX_NETWORKS, machine="devbox-epyc-turin21"),
     *networks_campaign("the same six networks on the Zen 3 Milan VM (2026-11-29 13:21), measured blind after the VM "
                        "was calibrated (12:30)", "onnx-1322", ONNX_NETWORKS, machine="devbox-epyc-milan"),
-    ("the same runs, each pass priced at the pages the Zen 5 VM's census of 09:40 counted: blind, another CPU's census",
-     sum((cpu_serving(f"devbox-epyc-milan-{slug}-onnx-1322-turin-census") for slug, _ in ONNX_NETWORKS), ())),
-    ("the same runs predicted from the kind's first calibration (2026-11-25), not this VM's own",
-     sum((cpu_serving(f"devbox-epyc-milan-{slug}-onnx-1322-profile-1125") for slug, _ in ONNX_NETWORKS), ())),
+    networks_campaign("the same runs, each pass priced at the pages the Zen 5 VM's census of 09:40 counted: blind, "
+                      "another CPU's census", "onnx-1322-turin-census", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
+    networks_campaign("the same runs predicted from the kind's first calibration (2026-11-25), not this VM's own",
+                      "onnx-1322-profile-1125", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
+    networks_campaign("the same configurations again straight after (14:01), measured blind", "onnx-1401",
+                      ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
+    networks_campaign("the same runs priced at the pages the 13:21 campaign counted on each stack: blind, this VM "
+                      "kind's census", "onnx-1401-census", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
