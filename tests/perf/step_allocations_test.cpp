@@ -75,10 +75,11 @@ graph::Graph served_network(const std::string& name) {
 // deployment whose pass the model gives at least 1,000 pages, the request thread's faults
 // in its locked phase (the pass), median over the last three quarters of its requests,
 // over the model's count; the tenths of those ratios.  Passes the model gives fewer pages
-// faulted none on the Zen 4 and Zen 5 (171 deployments, at batch 1); on the Zen 3 Milan 8 of
-// its ONNX campaigns' such deployments did (at most one in twenty overall).  The repeats of 21:36 measure three of the
-// 19:48 campaign's configurations three times more: left out, so that no deployment weighs
-// four times (with them the P90 is 1.67, VGG-19's one-thread passes 1.74-2.0 times).
+// faulted none on the Zen 4 and Zen 5 (171 deployments, at batch 1); on the Zen 3 Milan all
+// 8 such deployments of its ONNX campaigns faulted some, so at most one in twenty may.  The
+// repeats of 21:36 measure three of the 19:48 campaign's configurations three times more:
+// left out, so that no deployment weighs four times (with them the P90 is 1.67, VGG-19's
+// one-thread passes 1.74-2.0 times).
 TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
   std::map<std::pair<std::string, int64_t>, int64_t> model;
   std::vector<double> ratios;
