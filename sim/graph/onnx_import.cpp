@@ -487,7 +487,6 @@ void Importer::dispatch(const onnx::NodeProto& n) {
   if (gates_.count(n.output(0))) return;  // priced with its Mul, as the activation they make
   if (op != "Conv" && op != "MaxPool" && op != "AveragePool") check_no_pending_pad(n);
   if (op == "Identity") {
-    if (n.input_size() < 1) fail(n, "one input");
     if (auto it = initializers_.find(n.input(0)); it != initializers_.end()) {
       initializers_[n.output(0)] = it->second;  // an alias of a shared weight, counted per use
       return;
@@ -589,6 +588,7 @@ Graph Importer::run() {
   const auto prediction = prediction_path();
   for (const auto& n : g.node()) {
     if (n.output_size() < 1) fail(n, "at least one output");
+    if (n.input_size() < 1 && n.op_type() != "Constant") fail(n, "at least one input");
     graph_.set_train_only(g.output_size() > 1 && !prediction.count(&n));
     try {
       dispatch(n);
