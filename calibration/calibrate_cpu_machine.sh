@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), ResNet-18's inference forward on a request thread, the
-# five networks' inference forwards timed inside whole passes (kernels/pytorch/in_pass.py),
-# the served network's (ResNet-18's) inference forwards timed again, each way, at the start
-# and at the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
-# minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41
-# images/s while the runs in process kept to 40-45), the price of a page faulted afresh
-# alone and inside ResNet-18's passes (kernels/pytorch/page_price.py), the
-# wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
-# between (pooled in the profile with the traces of the kind's earlier calibrations), and
-# the Python serving stack over loopback and across a 5 Gbit/s veth link, as it serves
-# ResNet-18 (each request after 20 ms idle and answered after the network's pass, which
-# kernels/net/py_transfer_bench.py leaves out of its time); then the profiles fitted from them.
+# 1 and 2 threads (every phase) and eight activations on a grid of sizes, ResNet-18's
+# inference forward on a request thread, the five networks' inference forwards timed
+# inside whole passes (kernels/pytorch/in_pass.py), the served network's (ResNet-18's)
+# inference forwards timed again, each way, at the start and at the end (the fit pools
+# each phase's three samples: a VM's pace drifts over twenty minutes, and one sample
+# priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s while the runs in
+# process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
+# passes (kernels/pytorch/page_price.py), the wake-up of a thread team, a trace of the
+# stalls that hold a team up and of its speed between (pooled in the profile with the
+# traces of the kind's earlier calibrations), and the Python serving stack over loopback
+# and across a 5 Gbit/s veth link, as it serves ResNet-18 (each request after 20 ms idle
+# and answered after the network's pass, which kernels/net/py_transfer_bench.py leaves out
+# of its time); then the profiles fitted from them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
@@ -40,6 +41,15 @@ served_forwards _start
 calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2
 request_thread ""
 calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2 pytorch in-pass
+# Activations that none of the five networks has, timed on a grid of sizes: their
+# arithmetic, not their bytes, decides (SiLU took 12x a ReLU's time on the same elements on
+# the Zen 3 VM, 2026-11-29), so no other operator can stand in for them.
+activations() {
+  for op in silu gelu sigmoid tanh hardswish hardsigmoid relu6 leaky_relu; do
+    for n in 1 8 32; do for e in 3136 25088 100352 401408; do echo "$op fp32 n$n e$e"; done; done
+  done
+}
+$py kernels/pytorch/torch_op_bench.py --signatures <(activations) --threads 1,2 --out "$ops/activations.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

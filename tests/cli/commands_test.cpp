@@ -242,6 +242,40 @@ TEST(Commands, ModernNetworksArePricedFromAProfileThatNeverTimedTheirOperators) 
   }
 }
 
+// EfficientNet-B0's 49 SiLUs at batch 8 on two threads, priced from a profile and summed.
+double efficientnet_silu_seconds(const std::string& profile) {
+  const auto [code, csv] =
+      run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format kernels" +
+          " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile +
+          " --set system.cpu=epyc-milan-kvm --set workload.batch=8 --set system.threads=2 --set workload.model=" +
+          DLSIM_SOURCE_DIR "/validation/oracle/onnx/efficientnet_b0_train.onnx");
+  EXPECT_EQ(code, 0) << csv;
+  std::istringstream lines(csv);
+  double sum = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(",\"silu ") == std::string::npos) continue;
+    std::istringstream rest(line.substr(line.rfind('"') + 2));  // after the quoted signature
+    std::string phase, seconds;
+    std::getline(rest, phase, ',');
+    std::getline(rest, seconds, ',');
+    sum += std::stod(seconds);
+  }
+  return sum;
+}
+
+// A SiLU computes an exponential per element: on the Zen 3 VM it took 12x a ReLU's time on
+// the same elements.  A profile that timed activations on their own (the Milan VM's of
+// 2026-11-29, its activations.json) prices EfficientNet's SiLUs near what they took alone
+// on that VM (37.0 ms a pass, in_pass_onnx_devbox_milan_1559/efficientnet_b0_b8_infer.json);
+// one that did not (the kind's of 2026-11-25) prices them as the ReLUs of their shape.
+TEST(Commands, AnActivationTimedOnItsOwnIsPricedFromItsOwnTimings) {
+  constexpr double kMeasured = 37.0e-3;
+  const double own = efficientnet_silu_seconds("devbox-epyc-milan-2vcpu-1129-1230-pytorch.toml");
+  EXPECT_GT(own, 0.75 * kMeasured);
+  EXPECT_LT(own, 1.33 * kMeasured);
+  EXPECT_LT(efficientnet_silu_seconds("devbox-epyc-milan-2vcpu-pytorch.toml"), 0.3 * kMeasured);
+}
+
 // A CPU inference says what the pages its pass faults again rest on: dlsim's heap model,
 // whose count the heap's state before the passes decides (so it says how to count them), or
 // the count given for the serving stack.
