@@ -5,7 +5,8 @@ infer), or inside whole passes (phase infer_pass, in_pass.py, as calibrate_cpu_m
 times them).
 
     /usr/bin/python3 kernels/pytorch/pass_vs_operators.py --model resnet18 --batch 1 \
-        --threads 2 [--passes 20] [--calls 10] [--dlsim build/sim/cli/dlsim] >> OUT.jsonl
+        --threads 2 [--passes 20] [--calls 10] [--dlsim build/sim/cli/dlsim \
+        [--listing MODEL_FILE]] >> OUT.jsonl
 
 In one process, on the main thread, in eval mode without gradients: the median of
 --passes whole forwards (after five untimed), then each leaf module's call of one
@@ -13,7 +14,8 @@ forward, replayed on the input it had there, --calls times after three untimed, 
 median; the medians summed over the forward's calls.  Module calls leave out what a
 forward does between modules (ResNet's residual adds, reshapes), under 1% of a pass.
 With --dlsim, also the network's calls as dlsim lists them (`dlsim model --format csv`)
-timed inside passes by in_pass.py, one pass at a time between whole forwards, --passes
+(or the ONNX file --listing names: torchvision's networks outside dlsim's zoo) timed
+inside passes by in_pass.py, one pass at a time between whole forwards, --passes
 rounds, so that both meet the machine at the same pace (the VM's moved by up to 75%
 within minutes): the sum of each signature's median time per call, against the median of
 the forwards between; glibc's heap then serves every output warm, as the calibration
@@ -62,7 +64,8 @@ def median_s(fn, repeats, warmups):
 
 def in_pass_against_forwards(name, model, x, dlsim, rounds):
     """(the sum over the pass's calls of each signature's median in-pass time per call, the
-    median whole forward), one in-pass pass and one forward a round, alternating."""
+    median whole forward), one in-pass pass and one forward a round, alternating; `name` is
+    what dlsim lists the calls of, a network of its zoo or a model file."""
     listing = subprocess.run([dlsim, "model", name, "--batch", str(x.shape[0]), "--format", "csv"],
                              capture_output=True, text=True, check=True).stdout
     calls, failed = torch_op_bench.pass_calls(in_pass.read_pass(io.StringIO(listing), f"dlsim model {name}"))
@@ -85,6 +88,7 @@ def main():
     parser.add_argument("--passes", type=int, default=20)
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--dlsim", help="dlsim's binary: time the calls inside passes too")
+    parser.add_argument("--listing", help="the model file dlsim lists those calls from (default: --model, of its zoo)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     if args.dlsim:
@@ -95,7 +99,8 @@ def main():
         forward_s = median_s(lambda: model(x), args.passes, 5)
         calls = leaf_calls(model, x)
         operators_s = sum(median_s(lambda: m(inp), args.calls, 3) for m, inp in calls)
-        in_pass_s, between_s = (in_pass_against_forwards(args.model, model, x, args.dlsim, args.passes)
+        listed = args.listing or args.model
+        in_pass_s, between_s = (in_pass_against_forwards(listed, model, x, args.dlsim, args.passes)
                                 if args.dlsim else (None, None))
     weight_bytes = sum(t.numel() * t.element_size() for t in list(model.parameters()) + list(model.buffers()))
     row = {"model": args.model, "batch": args.batch, "threads": args.threads, "calls": len(calls),
