@@ -23,6 +23,16 @@ std::pair<int, std::string> run(const std::string& args) {
   return {result.exit_code, result.output};
 }
 
+// The seconds of one row of `dlsim run --format kernels`, read after the quoted signature,
+// which holds commas ("pad1,1,1,1"): the phase, then the seconds.
+double kernel_seconds(const std::string& line) {
+  std::istringstream rest(line.substr(line.rfind('"') + 2));
+  std::string phase, seconds;
+  std::getline(rest, phase, ',');
+  std::getline(rest, seconds, ',');
+  return std::stod(seconds);
+}
+
 TEST(Commands, ModelJsonHasTheFixedKeys) {
   const auto [code, out] = run("model resnet50 --format json");
   ASSERT_EQ(code, 0);
@@ -253,12 +263,7 @@ double efficientnet_silu_seconds(const std::string& profile) {
   std::istringstream lines(csv);
   double sum = 0;
   for (std::string line; std::getline(lines, line);) {
-    if (line.find(",\"silu ") == std::string::npos) continue;
-    std::istringstream rest(line.substr(line.rfind('"') + 2));  // after the quoted signature
-    std::string phase, seconds;
-    std::getline(rest, phase, ',');
-    std::getline(rest, seconds, ',');
-    sum += std::stod(seconds);
+    if (line.find(",\"silu ") != std::string::npos) sum += kernel_seconds(line);
   }
   return sum;
 }
@@ -636,14 +641,7 @@ TEST(Commands, RunListsEveryPricedKernelAndTheyAddUpToTheStep) {
   double sum = 0;
   int calls = 0, updates = 0;
   while (std::getline(lines, line)) {
-    // The signature is quoted because it holds commas ("pad1,1,1,1"): read the columns
-    // after its closing quote.
-    const auto quote = line.rfind('"');
-    std::istringstream rest(line.substr(quote + 2));
-    std::string phase, seconds;
-    std::getline(rest, phase, ',');
-    std::getline(rest, seconds, ',');
-    sum += std::stod(seconds);
+    sum += kernel_seconds(line);
     ++calls;
     updates += line.rfind("update,", 0) == 0;
   }
