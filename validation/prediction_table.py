@@ -289,8 +289,8 @@ GOALS = [
     *networks_campaign("the same runs priced from that census, committed before them: blind", "onnx-1000-census",
                        ONNX_NETWORKS, machine="devbox-epyc-turin21"),
     *networks_campaign("the same six networks on the Zen 3 Milan VM (2026-11-29 13:21), measured blind after the VM "
-                       "was calibrated (12:30; priced since with its activations timed at 16:15 too)", "onnx-1322",
-                       ONNX_NETWORKS, machine="devbox-epyc-milan"),
+                       "was calibrated (12:30; priced since with its activations timed at 16:15 and its page price "
+                       "at 18:53)", "onnx-1322", ONNX_NETWORKS, machine="devbox-epyc-milan"),
     networks_campaign("the same runs, each pass priced at the pages the Zen 5 VM's census of 09:40 counted: blind, "
                       "another CPU's census", "onnx-1322-turin-census", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
     networks_campaign("the same runs predicted from the kind's first calibration (2026-11-25), not this VM's own",

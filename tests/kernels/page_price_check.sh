@@ -5,7 +5,8 @@
 # passes, none negative, their median positive; a batch that faults too few pages to price,
 # and a network without its batches, refused.  A process's heap under glibc as it comes
 # sometimes keeps its pages between passes (2026-11-29, in .ci/run: "0 pages a pass more",
-# and the tool rightly refuses to price), so up to three tries.
+# and the tool rightly refuses to price), so up to three tries; configurations pool by their
+# pages.
 #   page_price_check.sh PYTHON SOURCE_DIR
 set -euo pipefail
 python=$1
@@ -37,3 +38,17 @@ for refused in "resnet18:1" "resnet18"; do
   fi
 done
 echo "page_price.py: batch 1 (too few faults) and a network without batches refused"
+# Configurations pool by their pages: 1,000 pages 10 ms slower and 3,000 pages 2 ms slower
+# price a page at 12 ms / 4,000 = 3 us (the mean of the two's prices would be 5.3).
+"$python" - "$src/kernels/pytorch" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import page_price
+pair = lambda extra_s, pages: ([(1.0 + extra_s, 0.5 + extra_s, pages)] * 2, [(1.0, 0.5, 0)] * 2, pages)
+rows = page_price.pooled_rows([pair(0.010, 1000), pair(0.002, 3000)], 2)
+assert len(rows) == 2, rows
+for row in rows:
+    assert row["threads"] == 2 and row["name"].endswith("| threads=2 | in_pass"), row
+    assert abs(row["real_time"] / 32768 - 3.0) < 1e-6, row
+print("page_price.py: two configurations pooled by their pages (3 us a page)")
+PY

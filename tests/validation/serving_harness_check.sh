@@ -53,8 +53,9 @@ for line in open(sys.argv[2]):
     assert all(a >= t for a, t in zip(run["page_faults"]["locked_process"], run["page_faults"]["locked"])), run
     host = run["host"]
     assert 0 <= host["steal_share"] <= 1 and len(host["pace_probe_ms"]) == 2 and min(host["pace_probe_ms"]) > 0, host
-    before, after = host["threads_around_load"]
-    assert 1 <= before <= after, host
+    # fewer after than before happens: a thread of the interpreter's own ended during the load
+    # (2 before and 1 after once among .ci/run's tests, 2026-11-29)
+    assert min(host["threads_around_load"]) >= 1 and len(host["threads_around_load"]) == 2, host
 kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds
