@@ -102,6 +102,9 @@ ONNX_NETWORKS = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", 
                  ("shufflenet_v2_x1_0", "ShuffleNetV2"), ("regnet_y_400mf", "RegNetY-400MF"),
                  ("densenet121", "DenseNet-121"), ("squeezenet1_1", "SqueezeNet 1.1")]
 
+# The networks of the Milan VM's 19:19 campaign, after its page's price was taken again.
+MILAN_1919 = [("mobilenet_v2", "MobileNetV2"), ("mnasnet1_0", "MNASNet 1.0"), ("googlenet", "GoogLeNet")]
+
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
 # many cases are within 15%.
@@ -299,6 +302,8 @@ GOALS = [
                       ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
     networks_campaign("the same runs priced at the pages the 13:21 campaign counted on each stack: blind, this VM "
                       "kind's census", "onnx-1401-census", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
+    *networks_campaign("three networks never served or timed on a Milan (19:19), measured blind after the page's "
+                       "price was taken again", "unseen-1919", MILAN_1919, machine="devbox-epyc-milan"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
