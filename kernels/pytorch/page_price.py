@@ -7,21 +7,21 @@ inference pass: first_touch's "in_pass" phase, beside its "fresh" and "warm" one
         --out calibration/raw/MACHINE-pytorch/page_price.json
 
 For each network, batch and thread count, two processes of their own run the same passes
-on their main thread, a pass at a time in turns: one under glibc as it comes, whose heap is trimmed and regrown (and
-whose largest tensors are mapped afresh) in every pass, one told never to give memory back
-(MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ far above any pass, MALLOC_MMAP_THRESHOLD_ at
-its 32 MiB most), whose passes fault nothing once its heap has grown.  The passes are the
-same otherwise, so their difference in time over their difference in the process's minor
-page faults (every thread's) is what a page costs there: the fault, the zeroing and the
-unmapping, and the caches that zeroing takes from the pass's own data.  On the 2-vCPU Zen 5
-VM at 2.1 GHz (2026-11-28, validation/data/pass_faults_devbox_turin21.csv) a page cost
-14-17 us inside ResNet-18, ResNet-34 and VGG-11 passes on one thread where first_touch's
-fresh less warm priced 11.4.  Each repetition pairs a pass of each process, taken in
-turn, and a row per repetition and thread count pools the configurations (their extra time over
-their extra pages), its time the price of first_touch's 32,768 pages.  Configurations
-that fault too few pages to price (under 1,000 a pass), or whose untrimmed passes are no
-faster (ResNet-50 at batch 8 on one thread there: 6.2 s a pass against 5.7, its
-convolutions on a slow path), are left out, and the file must keep one per thread count.
+on their main thread, a pass at a time in turns: one under glibc as it comes, whose heap is
+trimmed and regrown (and whose largest tensors are mapped afresh) in every pass, one told
+never to give memory back (MALLOC_TRIM_THRESHOLD_ and MALLOC_TOP_PAD_ far above any pass,
+MALLOC_MMAP_THRESHOLD_ at its 32 MiB most), whose passes fault nothing once its heap has
+grown.  The passes are the same otherwise, so their difference in time over their
+difference in the process's minor page faults (every thread's) is what a page costs there:
+the fault, the zeroing and the unmapping, and the caches that zeroing takes from the pass's
+own data.  On the 2-vCPU Zen 5 VM at 2.1 GHz (2026-11-28,
+validation/data/pass_faults_devbox_turin21.csv) a page cost 14-17 us inside ResNet-18,
+ResNet-34 and VGG-11 passes on one thread where first_touch's fresh less warm priced 11.4.
+A row per pair of passes and thread count pools the configurations (their extra time over
+their extra pages), its time the price of first_touch's 32,768 pages.  Configurations that
+fault too few pages to price (under 1,000 a pass), or whose untrimmed passes are no faster
+(ResNet-50 at batch 8 on one thread there: 6.2 s a pass against 5.7, its convolutions on a
+slow path), are left out, and the file must keep one per thread count.
 """
 import argparse
 import json
@@ -136,10 +136,11 @@ def pooled_rows(pairs, threads):
     ResNet-18's 12,512 pages at batch 8 is several microseconds a page and over its 165,300
     at batch 32 a fraction of one: on the 2-vCPU Zen 3 VM on two threads (2026-11-29) the
     batch-8 pairs priced a page at 3.2 us and the batch-32 ones at 1.9, and the median of
-    rows scaled configuration by configuration swung from 3.4 us (12:30) to 2.3 (19:15)."""
+    rows scaled configuration by configuration swung from 3.4 us (12:30) to 2.3 (18:45)."""
     pages = sum(faults for _, _, faults in pairs)
     scale = PAGES / pages
     repetitions = min(len(trimmed) for trimmed, _, _ in pairs)
+
     def extra(i, field):
         return sum(trimmed[i][field] - untrimmed[i][field] for trimmed, untrimmed, _ in pairs)
     timed = benchmark_file.Timed([max(extra(i, 0), 0.0) * scale for i in range(repetitions)],
