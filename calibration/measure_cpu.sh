@@ -2,6 +2,8 @@
 # Measures this machine's CPU kernels for some networks and keeps the raw Google Benchmark
 # JSON under calibration/raw/MACHINE/, one file per network and batch.
 #   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA] [MODE] [SUFFIX]
+# A network is a zoo name or an ONNX export (validation/oracle/onnx/NAME_train.onnx), whose
+# files are named NAME_bBATCH....
 # VIA is pytorch (default: PyTorch's own operators, kernels/pytorch/torch_op_bench.py) or
 # onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  MODE is training
 # (default: every phase, the inference forward included) or inference (the pytorch
@@ -29,28 +31,30 @@ mkdir -p "$out"
 for entry in $models; do
   model=${entry%%:*}
   batches=${entry#*:}
+  name=$(basename "$model" .onnx)
+  name=${name%_train}
   for batch in ${batches//,/ }; do
     sig=$(mktemp)
     listing=kernels
     [ "$mode" = in-pass ] && listing=csv  # every call of the pass, in order
     build/sim/cli/dlsim model "$model" --batch "$batch" --format "$listing" > "$sig"
-    echo "measuring $model at batch $batch, threads $threads, via $via, $mode"
+    echo "measuring $name at batch $batch, threads $threads, via $via, $mode"
     if [ "$mode" = in-pass ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --in-pass --repetitions 5 --min-time 0.2 --out "$out/${model}_b${batch}_in_pass$suffix.json" 2> /dev/null
+        --in-pass --repetitions 5 --min-time 0.2 --out "$out/${name}_b${batch}_in_pass$suffix.json" 2> /dev/null
     elif [ "$mode" = request-thread ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --request-thread --repetitions 5 --out "$out/${model}_b${batch}_infer_thread$suffix.json" 2> /dev/null
+        --request-thread --repetitions 5 --out "$out/${name}_b${batch}_infer_thread$suffix.json" 2> /dev/null
     elif [ "$mode" = inference ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --inference --repetitions 5 --out "$out/${model}_b${batch}_infer$suffix.json" 2> /dev/null
+        --inference --repetitions 5 --out "$out/${name}_b${batch}_infer$suffix.json" 2> /dev/null
     elif [ "$via" = pytorch ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --repetitions 5 --out "$out/${model}_b${batch}.json" 2> /dev/null
+        --repetitions 5 --out "$out/${name}_b${batch}.json" 2> /dev/null
     else
       build/kernels/cpu/dlsim-cpu-bench --signatures "$sig" --threads "$threads" \
         --benchmark_repetitions=5 --benchmark_min_time=0.05 \
-        --benchmark_out="$out/${model}_b${batch}.json" --benchmark_out_format=json > /dev/null
+        --benchmark_out="$out/${name}_b${batch}.json" --benchmark_out_format=json > /dev/null
     fi
     rm -f "$sig"
   done

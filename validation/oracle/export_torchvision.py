@@ -9,7 +9,7 @@ statistics, and per leaf module its output shape and multiply-adds (convolution 
 layers), measured with forward hooks at batch 1 in eval mode.  With --onnx it also exports
 ONNX graphs in training mode (no constant folding: initializers = parameters + BN state) and
 eval mode (BN folded), with the initializer payloads stripped so the files stay small: dlsim
-needs only their shapes.
+needs only their shapes (the stripping needs python3-onnx).
 """
 import argparse
 import json
@@ -25,10 +25,16 @@ MODELS = {
     # Not in dlsim's zoo: imported from their ONNX export only.
     "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
     "mnasnet1_0": 224, "resnext101_32x4d": 224, "shufflenet_v2_x1_0": 224, "squeezenet1_1": 224,
+    # Thin networks no campaign serves, which a CPU calibration times inside passes
+    # (calibration/calibrate_cpu_machine.sh): depthwise and 1x1 convolutions, hard swish.
+    "mobilenet_v3_small": 224, "mnasnet0_5": 224,
+    # Networks served blind on the Zen 3 Milan VM (2026-11-29 22:00).
+    "regnet_x_400mf": 224, "shufflenet_v2_x0_5": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
-               "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1"]
+               "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1", "mobilenet_v3_small", "mnasnet0_5",
+               "regnet_x_400mf", "shufflenet_v2_x0_5"]
 
 
 def build(name):
