@@ -104,6 +104,8 @@ ONNX_NETWORKS = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", 
 
 # The networks of the Milan VM's 19:19 campaign, after its page's price was taken again.
 MILAN_1919 = [("mobilenet_v2", "MobileNetV2"), ("mnasnet1_0", "MNASNet 1.0"), ("googlenet", "GoogLeNet")]
+# Thin networks the Milan VM's 21:52 campaign served, never served or timed on any VM.
+MILAN_THIN_2153 = [("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x0_5", "ShuffleNetV2 x0.5")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -304,6 +306,8 @@ GOALS = [
                       "kind's census", "onnx-1401-census", ONNX_NETWORKS, machine="devbox-epyc-milan")[0],
     *networks_campaign("three networks never served or timed on a Milan (19:19), measured blind after the page's "
                        "price was taken again", "unseen-1919", MILAN_1919, machine="devbox-epyc-milan"),
+    *networks_campaign("two thin networks never served or timed on any VM (21:52), measured blind", "thin-2153",
+                       MILAN_THIN_2153, machine="devbox-epyc-milan"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
