@@ -76,7 +76,11 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // median 0.76, P75 1.41, P90 1.50, at most 2.58; the 143 the model gives fewer faulted
 // none.  Of 16 more measured after this was set (Inception-v3 and VGG-16 on the Zen 5 VM,
 // 2026-11-28 13:41), 10 fell inside it (VGG-16 at batch 1: 1.7-2.0 times); with them the
-// tenths are the same.  A deployment tends to repeat its count from campaign to campaign
+// tenths are the same.  By 2026-11-29 21:52 (604 and 187 deployments) the tenths were still
+// 0 and 1.50, and the small passes that faulted were ShuffleNetV2's alone, on the Zen 3 VM:
+// x1.0 at batch 1 850-1,458 pages where the model counts none, x0.5 at batch 1 757-850
+// against 538 and at batch 8 7,024 against none: the model misses what its split and
+// channel shuffle leave on the heap (not yet traced).  A deployment tends to repeat its count from campaign to campaign
 // and another deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in
 // process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves its request
 // thread's arena otherwise.  The prediction keeps the model's count; its band spans the
