@@ -79,8 +79,10 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // tenths are the same.  By 2026-11-29 21:52 (604 and 187 deployments) the tenths were still
 // 0 and 1.50, and the small passes that faulted were ShuffleNetV2's alone, on the Zen 3 VM:
 // x1.0 at batch 1 850-1,458 pages where the model counts none, x0.5 at batch 1 757-850
-// against 538 and at batch 8 7,024 against none: the model misses what its split and
-// channel shuffle leave on the heap (not yet traced).  A deployment tends to repeat its count from campaign to campaign
+// against 538 and at batch 8 7,024 against none (3,202 on two threads): not yet traced.
+// The model counts the same pages on any number of threads, where on one thread at a batch
+// under 16 PyTorch runs 1x1 convolutions natively (pytorch_runs_natively), writing their
+// outputs without oneDNN's reorders (torch.profiler: _slow_conv2d_forward).  A deployment tends to repeat its count from campaign to campaign
 // and another deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in
 // process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves its request
 // thread's arena otherwise.  The prediction keeps the model's count; its band spans the
