@@ -3,7 +3,7 @@
 # JSON under calibration/raw/MACHINE/, one file per network and batch.
 #   calibration/measure_cpu.sh MACHINE "keras_mnist:32,128 resnet18:8,32" [THREADS] [VIA] [MODE] [SUFFIX]
 # A network is a zoo name or an ONNX export (validation/oracle/onnx/NAME_train.onnx), whose
-# files are named NAME_bBATCH....
+# files are named NAME_bBATCH*.json.
 # VIA is pytorch (default: PyTorch's own operators, kernels/pytorch/torch_op_bench.py) or
 # onednn (oneDNN and BLAS directly, build/kernels/cpu/dlsim-cpu-bench).  MODE is training
 # (default: every phase, the inference forward included) or inference (the pytorch

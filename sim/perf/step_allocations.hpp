@@ -82,10 +82,10 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // against 538 and at batch 8 7,024 against none (3,202 on two threads): not yet traced.
 // The model counts the same pages on any number of threads, where on one thread at a batch
 // under 16 PyTorch runs 1x1 convolutions natively (pytorch_runs_natively), writing their
-// outputs without oneDNN's reorders (torch.profiler: _slow_conv2d_forward).  A deployment tends to repeat its count from campaign to campaign
-// and another deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in
-// process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves its request
-// thread's arena otherwise.  The prediction keeps the model's count; its band spans the
+// outputs without oneDNN's reorders (torch.profiler: _slow_conv2d_forward).  A deployment
+// tends to repeat its count from campaign to campaign and another deployment of the same
+// pass does not (ResNet-18 at batch 8: 3 pages in process in most campaigns, 6,273-12,546
+// over gRPC), since each stack leaves its request thread's arena otherwise.  The prediction keeps the model's count; its band spans the
 // tenths, and a scenario may price either (system.heap_state).
 struct PageFaultSpread {
   double p10 = 0;  // times the model's pages

@@ -25,10 +25,10 @@ MODELS = {
     # Not in dlsim's zoo: imported from their ONNX export only.
     "efficientnet_b0": 224, "mobilenet_v3_large": 224, "regnet_y_400mf": 224, "densenet121": 224,
     "mnasnet1_0": 224, "resnext101_32x4d": 224, "shufflenet_v2_x1_0": 224, "squeezenet1_1": 224,
-    # Thin networks no campaign serves, which a CPU calibration times inside passes
-    # (calibration/calibrate_cpu_machine.sh): depthwise and 1x1 convolutions, hard swish.
+    # Thin networks no campaign serves, their operators timed inside passes on the Milan VM
+    # (validation/data/in_pass_thin_devbox_milan_2128/): depthwise and 1x1 convolutions.
     "mobilenet_v3_small": 224, "mnasnet0_5": 224,
-    # Networks served blind on the Zen 3 Milan VM (2026-11-29 22:00).
+    # Networks served blind on the Zen 3 Milan VM (2026-11-29 21:52).
     "regnet_x_400mf": 224, "shufflenet_v2_x0_5": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
