@@ -106,6 +106,11 @@ ONNX_NETWORKS = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", 
 MILAN_1919 = [("mobilenet_v2", "MobileNetV2"), ("mnasnet1_0", "MNASNet 1.0"), ("googlenet", "GoogLeNet")]
 # Thin networks the Milan VM's 21:52 campaign served, never served or timed on any VM.
 MILAN_THIN_2153 = [("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x0_5", "ShuffleNetV2 x0.5")]
+# The Milan VM's in-process runs of 2026-11-30 01:42, three rounds, a case at their median.
+MILAN_REPEATS_0142 = [("mobilenet_v3_large", "MobileNetV3-Large"), ("mnasnet1_0", "MNASNet 1.0"),
+                      ("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x1_0", "ShuffleNetV2"),
+                      ("mobilenet_v2", "MobileNetV2"), ("efficientnet_b0", "EfficientNet-B0"),
+                      ("resnet18", "ResNet-18")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -308,6 +313,9 @@ GOALS = [
                        "price was taken again", "unseen-1919", MILAN_1919, machine="devbox-epyc-milan"),
     *networks_campaign("two thin networks never served or timed on any VM (21:52), measured blind", "thin-2153",
                        MILAN_THIN_2153, machine="devbox-epyc-milan"),
+    networks_campaign("seven networks in process on two threads, three rounds a configuration (2026-11-30 01:42), "
+                      "measured blind, a case at their median", "repeats-0142", MILAN_REPEATS_0142,
+                      machine="devbox-epyc-milan")[0],
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
