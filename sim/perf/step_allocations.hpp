@@ -79,17 +79,18 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // tenths are the same.  By 2026-11-29 21:52 (604 and 187 deployments) the tenths were still
 // 0 and 1.50, and the small passes that faulted were ShuffleNetV2's alone, on the Zen 3 VM:
 // x1.0 at batch 1 850-1,458 pages where the model counts none, x0.5 at batch 1 757-850
-// against 538 and at batch 8 7,024 against none (3,202 on two threads): not yet traced.
-// Not the thread count: on the first thread (validation/data/pass_faults_devbox_milan_0054
-// .csv) x1.0 at batch 8 faulted 9,801 on one thread and about 6,500 on two against the
-// model's 4,664, at batch 1 1,396 and about 400 against none.  Nor, alone, the copies the
-// sequence leaves out: at batch 8 ATen copies each unit's split half before its first
-// convolution (torch.profiler: 13 contiguous() copies a pass beside the 16 shuffles'), and
-// with them the model still counts 4,664 (tried, 2026-11-30: they fit its holes).  A deployment
-// tends to repeat its count from campaign to campaign and another deployment of the same
-// pass does not (ResNet-18 at batch 8: 3 pages in process in most campaigns, 6,273-12,546
-// over gRPC), since each stack leaves its request thread's arena otherwise.  The prediction keeps the model's count; its band spans the
-// tenths, and a scenario may price either (system.heap_state).
+// against 538 and at batch 8 7,024 against none (the calling thread's 3,202 on two
+// threads): not yet traced.  Not the thread count: on a process's first thread
+// (validation/data/pass_faults_devbox_milan_0054.csv) x1.0 at batch 8 faulted 9,801 on one
+// thread and about 6,500 on two against the model's 4,664, at batch 1 1,396 and about 400
+// against none.  Nor, alone, the copies the sequence leaves out: at batch 8 ATen copies
+// each unit's split half before its first convolution (torch.profiler: 13 contiguous()
+// copies a pass beside the 16 shuffles'), and with them the model still counts 4,664
+// (tried, 2026-11-30: they fit its holes).  A deployment tends to repeat its count from
+// campaign to campaign and another deployment of the same pass does not (ResNet-18 at batch
+// 8: 3 pages in process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves
+// its request thread's arena otherwise.  The prediction keeps the model's count; its band
+// spans the tenths, and a scenario may price either (system.heap_state).
 struct PageFaultSpread {
   double p10 = 0;  // times the model's pages
   double p90 = 0;
