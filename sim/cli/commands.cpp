@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -106,7 +107,12 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--max-p99", question->max_p99,
                   "serving: the most images/s with p99 under this time, over batch and concurrency (e.g. 50ms)");
   cmd->add_option("--rate", question->rate, "serving: the cheapest fleet (GPU count) that takes this many images/s")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            const double v = std::strtod(text.c_str(), nullptr);
+            return v > 0 ? std::string() : "value '" + text + "': expected images/s above zero, e.g. --rate 400";
+          },
+          "RATE > 0"));
   add_format(*cmd, *format, "every priced kernel of one step, with its source, as CSV");
   cmd->callback([=] {
     if (question->any()) {

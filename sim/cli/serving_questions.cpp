@@ -52,6 +52,8 @@ std::string answer(const std::string& scenario_path, const std::vector<std::stri
     } catch (const UnitError& e) {
       throw InputError(Problem{{"--max-p99", 0, 0}, "--max-p99", q.max_p99, e.what(), e.suggestion()});
     }
+    if (p.max_p99_s <= 0)
+      throw InputError(Problem{{"--max-p99", 0, 0}, "--max-p99", q.max_p99, "a time above zero", "e.g. 50ms"});
   }
   p.sets = sets;
   if (q.rate > 0) {

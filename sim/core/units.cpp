@@ -105,6 +105,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
   if (end == begin) {
     throw UnitError(fmt::format("'{}' does not start with a number; expected {}", s, describe(kind)), "");
   }
+  if (number < 0) throw UnitError(fmt::format("'{}' is negative; expected {}", s, describe(kind)), "");
   std::string suffix(end);
   while (!suffix.empty() && suffix.front() == ' ') suffix.erase(suffix.begin());
   if (suffix.empty()) {
@@ -116,7 +117,6 @@ double parse_quantity(std::string_view text, UnitKind kind) {
       const double value = number * scale;
       if (errno == ERANGE || !std::isfinite(value))
         throw UnitError(fmt::format("'{}' is out of range", s), "");
-      if (value < 0) throw UnitError(fmt::format("'{}' is negative; expected {}", s, describe(kind)), "");
       return value;
     }
   }

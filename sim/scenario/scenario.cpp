@@ -421,7 +421,8 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   s.mode = r.choice("mode", {"sync", "async"}).value_or("sync");
   if (in_process && s.mode == "async")
     r.problem("mode", s.mode, "an in-process deployment is synchronous only (study A: library calls are not parallel)");
-  s.concurrency = static_cast<int>(r.integer("concurrency", 1, 1 << 16).value_or(1));
+  const auto concurrency = r.integer("concurrency", 1, 1 << 16);
+  s.concurrency = static_cast<int>(concurrency.value_or(1));
   if (auto client = r.string("client_instance")) {
     if (s.deployment != "remote")
       r.problem("client_instance", *client, "applies only to deployment = \"remote\"");
@@ -482,8 +483,8 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
   if (open && s.timed_requests > 0)
     r.problem("timed_requests", std::to_string(s.timed_requests), "applies to serving.arrival = \"closed\"",
               "an open loop's percentiles are over its serving.requests");
-  if (open && r.has("concurrency"))
-    r.problem("concurrency", std::to_string(s.concurrency), "applies to serving.arrival = \"closed\"",
+  if (open && concurrency)  // one out of range is said once, above
+    r.problem("concurrency", std::to_string(*concurrency), "applies to serving.arrival = \"closed\"",
               "an open loop's load is serving.request_rate");
   if (in_process && (open || s.instances > 1))
     r.problem(open ? "arrival" : "instances", open ? s.arrival : std::to_string(s.instances),

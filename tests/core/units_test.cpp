@@ -39,6 +39,13 @@ TEST(Units, RejectsNegativeAndWrongKind) {
   EXPECT_THROW(parse_quantity("-5us", UnitKind::time), UnitError);
   EXPECT_THROW(parse_quantity("5us", UnitKind::bytes), UnitError);
   EXPECT_THROW(parse_quantity("abc", UnitKind::bytes), UnitError);
+  try {  // negative before its unit is looked at: no unit to suggest for it
+    parse_quantity("-5", UnitKind::time);
+    FAIL();
+  } catch (const UnitError& e) {
+    EXPECT_NE(std::string(e.what()).find("is negative"), std::string::npos) << e.what();
+    EXPECT_EQ(e.suggestion(), "");
+  }
 }
 
 TEST(Units, FormatsForReports) {
