@@ -111,6 +111,9 @@ MILAN_REPEATS_0142 = [("mobilenet_v3_large", "MobileNetV3-Large"), ("mnasnet1_0"
                       ("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x1_0", "ShuffleNetV2"),
                       ("mobilenet_v2", "MobileNetV2"), ("efficientnet_b0", "EfficientNet-B0"),
                       ("resnet18", "ResNet-18")]
+# Networks the Milan VM's 2026-11-30 04:09 campaign served, never served on that VM kind.
+MILAN_BLIND_0409 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("mnasnet0_5", "MNASNet 0.5"),
+                    ("alexnet", "AlexNet"), ("vgg11", "VGG-11")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -316,6 +319,9 @@ GOALS = [
     networks_campaign("seven networks in process on two threads, three rounds a configuration (2026-11-30 01:42), "
                       "measured blind, a case at their median", "repeats-0142", MILAN_REPEATS_0142,
                       machine="devbox-epyc-milan")[0],
+    *networks_campaign("four networks never served on a Milan, two of them on no VM, one client at batch 1 and 8 on "
+                       "two threads and one (2026-11-30 04:09), measured blind", "blind-0409", MILAN_BLIND_0409,
+                       machine="devbox-epyc-milan"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
