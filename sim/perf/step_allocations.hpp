@@ -86,7 +86,9 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // against none.  Nor, alone, the copies the sequence leaves out: at batch 8 ATen copies
 // each unit's split half before its first convolution (torch.profiler: 13 contiguous()
 // copies a pass beside the 16 shuffles'), and with them the model still counts 4,664
-// (tried, 2026-11-30: they fit its holes).  A deployment tends to repeat its count from
+// (tried, 2026-11-30: they fit its holes).  (MobileNetV3-Small at batch 1, first served on
+// 2026-11-30, faulted none to 1,186 pages by stack against the model's 501: a small pass the
+// model does count.)  A deployment tends to repeat its count from
 // campaign to campaign and another deployment of the same pass does not (ResNet-18 at batch
 // 8: 3 pages in process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves
 // its request thread's arena otherwise.  The prediction keeps the model's count; its band
