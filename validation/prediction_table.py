@@ -322,6 +322,8 @@ GOALS = [
     *networks_campaign("four networks never served on a Milan, two of them on no VM, one client at batch 1 and 8 on "
                        "two threads and one (2026-11-30 04:09), measured blind", "blind-0409", MILAN_BLIND_0409,
                        machine="devbox-epyc-milan"),
+    *networks_campaign("the same configurations straight after (05:02), measured blind", "repeat-0502",
+                       MILAN_BLIND_0409, machine="devbox-epyc-milan"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
