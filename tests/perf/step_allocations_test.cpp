@@ -81,9 +81,8 @@ graph::Graph served_network(const std::string& name) {
 // the model misses (step_allocations.hpp), and MobileNetV3-Small's at batch 1 (2026-11-30
 // 04:09), 532 and 1,186 pages in process and over HTTP against the model's 501; any other
 // network's fails this.  The repeats of 21:36 measure three of the 19:48 campaign's
-// configurations three times more:
-// left out, so that no deployment weighs four times (with them the P90 is 1.67, VGG-19's
-// one-thread passes 1.74-2.0 times).
+// configurations three times more: left out, so that no deployment weighs four times (with
+// them the P90 is 1.67, VGG-19's one-thread passes 1.74-2.0 times).
 TEST(StepAllocations, TheServedSpreadIsTheCampaignsTenths) {
   std::map<std::pair<std::string, int64_t>, int64_t> model;
   std::vector<double> ratios;
