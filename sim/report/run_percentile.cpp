@@ -2,47 +2,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace dlsim::report {
 namespace {
 
-// P(Binomial(n, p) >= k), summing the shorter tail's terms.
-double at_least(int n, int k, double p) {
-  if (k <= 0 || p >= 1) return 1;
-  if (k > n || p <= 0) return 0;
-  const double log_p = std::log(p), log_q = std::log1p(-p), log_n = std::lgamma(n + 1.0);
-  const auto term = [&](int i) {
-    return std::exp(log_n - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + i * log_p + (n - i) * log_q);
-  };
-  double sum = 0;
-  if (n - k + 1 <= k) {
-    for (int i = k; i <= n; ++i) sum += term(i);
-    return std::min(sum, 1.0);
-  }
-  for (int i = 0; i < k; ++i) sum += term(i);
-  return std::clamp(1 - sum, 0.0, 1.0);
+// The nearest rank, ceil(q n), of a sorted run of n.
+double nearest_rank(const std::vector<double>& sorted, double q) {
+  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size()) - 1e-9));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
 }
 
 }  // namespace
 
-RunPercentile run_percentile(std::vector<double> sample, double q, int requests) {
-  if (sample.empty() || requests < 1 || !(q > 0 && q <= 1))
-    throw std::invalid_argument("run_percentile: a sample, q in (0, 1] and at least one request");
-  std::sort(sample.begin(), sample.end());
-  const int rank = std::max(1, static_cast<int>(std::ceil(q * requests - 1e-9)));
-  const double m = static_cast<double>(sample.size());
-  RunPercentile out;
-  double below = 0;  // P(the statistic < sample[j])
-  bool p10 = false, p50 = false, p90 = false;
-  for (size_t j = 0; j < sample.size(); ++j) {
-    const double upto = at_least(requests, rank, static_cast<double>(j + 1) / m);
-    out.mean += sample[j] * (upto - below);
-    below = upto;
-    if (!p10 && upto >= 0.1) out.p10 = sample[j], p10 = true;
-    if (!p50 && upto >= 0.5) out.p50 = sample[j], p50 = true;
-    if (!p90 && upto >= 0.9) out.p90 = sample[j], p90 = true;
+RunPercentile run_percentile(const std::vector<double>& latencies, double q, int requests) {
+  if (latencies.empty() || requests < 1 || !(q > 0 && q <= 1))
+    throw std::invalid_argument("run_percentile: latencies, q in (0, 1] and at least one request");
+  const size_t n = std::min(latencies.size(), static_cast<size_t>(requests));
+  std::vector<double> runs;
+  runs.reserve(latencies.size() - n + 1);
+  for (size_t first = 0; first + n <= latencies.size(); ++first) {
+    std::vector<double> run(latencies.begin() + static_cast<std::ptrdiff_t>(first),
+                            latencies.begin() + static_cast<std::ptrdiff_t>(first + n));
+    std::sort(run.begin(), run.end());
+    runs.push_back(nearest_rank(run, q));
   }
+  std::sort(runs.begin(), runs.end());
+  RunPercentile out;
+  out.mean = std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
+  out.p10 = nearest_rank(runs, 0.1);
+  out.p50 = nearest_rank(runs, 0.5);
+  out.p90 = nearest_rank(runs, 0.9);
   return out;
 }
 

@@ -2,9 +2,12 @@
 // What a measured run reports as a latency percentile.  A run that times N requests
 // reports its q-th percentile as one of N latencies (the nearest rank, ceil(q N)), not the
 // population's: a harness's P99 over 16 requests is their slowest, which lands near the
-// 94th percentile on average and scatters from run to run.  Given the simulated latencies
-// as the population, the statistic's mean and spread follow from the order statistics of N
-// draws: P(the k-th smallest of N <= x) = P(Binomial(N, F(x)) >= k).
+// 94th percentile on average and scatters from run to run.  And its N requests follow one
+// another: a machine's slow spells last a second or so (infer/stalls.hpp), so a run's
+// requests meet the same few of them, and its slowest is nearer its median than the slowest
+// of N requests drawn apart.  So the statistic's mean and spread are taken over every run of
+// N consecutive simulated requests (in completion order), as a harness started at any of them
+// would report it; a simulation of fewer than N requests is one run.
 #include <vector>
 
 namespace dlsim::report {
@@ -14,7 +17,8 @@ struct RunPercentile {
   double p10 = 0, p50 = 0, p90 = 0;  // from run to run
 };
 
-// `sample`: the simulated latencies (any order, not empty); q in (0, 1]; requests >= 1.
-RunPercentile run_percentile(std::vector<double> sample, double q, int requests);
+// `latencies`: the simulated requests' in completion order (not empty); q in (0, 1];
+// requests >= 1.
+RunPercentile run_percentile(const std::vector<double>& latencies, double q, int requests);
 
 }  // namespace dlsim::report
