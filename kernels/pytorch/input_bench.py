@@ -35,9 +35,9 @@ def signature(width, height):
     return f"decode u8 w{width} h{height} s{CROP} jpeg"
 
 
-def photographic_jpeg(width, height):
-    """A deterministic JPEG with the statistics of a photograph."""
-    rng = np.random.default_rng(0)
+def photographic_jpeg(width, height, seed=0):
+    """A deterministic JPEG with the statistics of a photograph (each seed its own picture)."""
+    rng = np.random.default_rng(seed)
     y, x = np.mgrid[0:height, 0:width].astype(np.float32)
     image = np.stack([128 + 90 * np.sin(x / 37 + c) * np.cos(y / 23 - c) for c in range(3)], axis=-1)
     for _ in range(40 * width * height // (WIDTH * HEIGHT)):  # objects: discs of flat colour with sharp edges
@@ -61,6 +61,11 @@ def pipelines():
 
 def decode_and_augment(jpeg, pipeline):
     return pipeline(Image.open(io.BytesIO(jpeg)).convert("RGB"))
+
+
+def serving_pipeline():
+    """A serving client's work on one image resized beforehand: decode, ToTensor, Normalize."""
+    return pipelines()["serve"][2]
 
 
 def main():

@@ -13,23 +13,32 @@ namespace dlsim::cli {
 namespace {
 
 // One image's decode on a core (kernels/pytorch/input_bench.py), as an input profile timed
-// it (`phase` "train": an ImageNet JPEG decoded and augmented, from the Emerald Rapids VM's
-// profile; "serve": a 224x224 JPEG decoded and normalised, from the EPYC VM's), carried by
-// clock to the given instance's CPU (none: the profile's).
+// it (`phase` "train": an ImageNet JPEG decoded and augmented; "serve": a 224x224 JPEG
+// decoded and normalised): the scenario's (system.input_profile), else the one dlsim ships
+// for the phase (training's from the Emerald Rapids VM, serving's from the Zen 5 VM),
+// carried by clock to the given instance's CPU (none: the profile's).
 struct Decode {
   double seconds = 0;
   std::string basis;  // "(framework, machine, by clock to cpu)"
 };
 
-Decode jpeg_decode(const std::string& phase, const std::string& instance, const hardware::Catalog& catalog) {
+Decode jpeg_decode(const scenario::RunSpec& spec, const std::string& phase, const std::string& instance,
+                   const hardware::Catalog& catalog) {
   const bool train = phase == "train";
-  const std::string path = profile_dir() + (train ? "/input/torchvision-devbox-emerald-rapids-2vcpu.toml"
-                                                  : "/input/torchvision-devbox-epyc-turin-2vcpu.toml");
+  const std::string signature = train ? "decode u8 w500 h375 s224 jpeg" : "decode u8 w224 h224 s224 jpeg";
+  const std::string& chosen = spec.system.input_profile;
+  const std::string path = !chosen.empty() ? chosen
+                           : profile_dir() + (train ? "/input/torchvision-devbox-emerald-rapids-2vcpu.toml"
+                                                    : "/input/torchvision-devbox-epyc-turin-2vcpu.toml");
   const perf::Profile profile = scenario::load_profile(path);
-  const auto it =
-      profile.measured.find({train ? "decode u8 w500 h375 s224 jpeg" : "decode u8 w224 h224 s224 jpeg", phase, 1});
-  if (it == profile.measured.end())
+  const auto it = profile.measured.find({signature, phase, 1});
+  if (it == profile.measured.end()) {
+    if (!chosen.empty())
+      throw InputError(Problem{{spec.source, 0, 0}, "system.input_profile", chosen,
+                               fmt::format("an input calibration that timed \"{}\" for phase {}", signature, phase),
+                               "time it with kernels/pytorch/input_bench.py and fit it with dlsim calibrate"});
     throw UnrunnableError("the input profile " + path + " has no JPEG decode timing for phase " + phase);
+  }
   const auto* from = catalog.find_cpu(profile.cpu);
   const auto* to = instance.empty() ? nullptr : catalog.find_cpu(catalog.instance(instance).cpu);
   const bool carried = from && to;
@@ -52,7 +61,7 @@ train::InputPipeline input_pipeline(const scenario::RunSpec& spec, const graph::
   in.workers = t.loader_workers > 0 ? t.loader_workers : std::max(1, cluster.host_cores / cluster.gpus_per_node);
   in.to_gpu = t.prefetch_to_gpu;
   if (t.input == "jpeg") {
-    const Decode decode = jpeg_decode("train", spec.system.instance, catalog);
+    const Decode decode = jpeg_decode(spec, "train", spec.system.instance, catalog);
     in.seconds_per_image = decode.seconds;
     notes += fmt::format("{}input: {} per JPEG decoded and augmented on a core {}, {} loader cores per GPU",
                          notes.empty() ? "" : "; ", format_time(in.seconds_per_image), decode.basis, in.workers);
@@ -66,7 +75,8 @@ double client_load_s(const scenario::RunSpec& spec, const graph::Graph& model, c
   const auto& shape = model.input_shape();
   const double pixels = shape.size() >= 2 ? double(shape[shape.size() - 1] * shape[shape.size() - 2]) : 224.0 * 224;
   const bool remote_client = spec.serving->deployment == "remote" && !spec.serving->client_instance.empty();
-  const Decode decode = jpeg_decode("serve", remote_client ? spec.serving->client_instance : spec.system.instance, catalog);
+  const Decode decode =
+      jpeg_decode(spec, "serve", remote_client ? spec.serving->client_instance : spec.system.instance, catalog);
   const double per_image = decode.seconds * pixels / (224.0 * 224);
   notes += fmt::format("{}files: {} per image read and decoded by the client on a core {}", notes.empty() ? "" : "; ",
                        format_time(per_image), decode.basis);

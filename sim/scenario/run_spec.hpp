@@ -46,6 +46,10 @@ struct SystemSpec {
   // host's slow tenth (perf/launch.hpp).
   double launch_overhead_handoff_s = 0;
   std::string profile;      // calibration profile path; empty: the device's default
+  // The host's input calibration (kernels/pytorch/input_bench.py: a JPEG decoded for
+  // training and for serving), a profile path; empty: the profiles dlsim ships
+  // (training's from the Emerald Rapids VM, serving's from the Zen 5 VM), carried by clock.
+  std::string input_profile;
   // CPU, a profile of oneDNN and BLAS kernels: the library that runs fully connected layers,
   // "blas" (the system BLAS, as Debian's PyTorch does) or "onednn" (a tuned, threaded GEMM,
   // as TensorFlow's Eigen or MKL kernels are); empty: the profile's framework rule.

@@ -267,6 +267,14 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
                 "paths are relative to the scenario's folder");
     s.profile = path.lexically_normal().string();
   }
+  if (auto profile = r.string("input_profile")) {
+    const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
+    if (!fs::is_regular_file(path))
+      r.problem("input_profile", *profile,
+                fmt::format("names an input calibration that does not exist ({})", path.string()),
+                "paths are relative to the scenario's folder; calibration/profiles/input/ holds them");
+    s.input_profile = path.lexically_normal().string();
+  }
   r.finish();
   return s;
 }

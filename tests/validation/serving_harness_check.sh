@@ -60,9 +60,24 @@ kinds = {(r["deployment"], r["protocol"], r["mode"]) for r in rows}
 expected = {("in-process", "", "sync"), ("local", "http", "sync"), ("local", "grpc", "sync"), ("local", "grpc", "async")}
 assert kinds == expected, kinds
 assert all(float(r["images_per_s"]) > 0 and float(r["latency_p99_ms"]) >= float(r["latency_p50_ms"]) > 0 for r in rows), rows
-assert all(r["arrival"] == "closed" and r["request_rate"] == "" for r in rows), rows
+assert all(r["arrival"] == "closed" and r["request_rate"] == "" and r["input"] == "tensors" for r in rows), rows
 print(f"serving harness: {len(rows)} rows, e.g. {rows[1]['deployment']} {rows[1]['protocol']}: "
       f"{float(rows[1]['images_per_s']):.1f} images/s")
+PY
+# Clients that read their images from JPEG files and decode them before each send: the
+# same deployments, each request's latency from its send (so at least its pass, and not
+# above the time its client takes per request, which holds the decode too).
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --quick --requests 3 --input files --out "$work/files.csv" \
+  --latencies "$work/files.jsonl" 2>/dev/null
+/usr/bin/python3 - "$work/files.csv" "$work/files.jsonl" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 and all(r["input"] == "files" for r in rows), rows
+for row, line in zip(rows, open(sys.argv[2])):
+    run = json.loads(line)
+    per_client_request_ms = 1e3 * float(row["seconds"]) * int(row["concurrency"]) / int(row["requests"])
+    assert min(run["latencies_ms"]) >= min(run["phases_ms"]["locked"]), run
+    assert float(row["latency_p50_ms"]) < per_client_request_ms * 1.2, (row, per_client_request_ms)
 PY
 # An open loop: a request at each Poisson arrival, the gaps kept as dlsim replays them.
 /usr/bin/python3 "$src/validation/measure/serving_cpu.py" --batches 1 --deployments local --arrival poisson \
@@ -76,7 +91,11 @@ assert all(int(r["requests"]) == 6 and float(r["latency_p99_ms"]) > 0 for r in r
 gaps = [float(line) for line in open(sys.argv[2])]
 assert len(gaps) == 6 and all(g > 0 for g in gaps), gaps
 PY
-# An open loop needs its rates, and rates an open loop (exit 2).
+# An open loop needs its rates, and rates an open loop; files go with closed loops (exit 2).
 status=0
 /usr/bin/python3 "$src/validation/measure/serving_cpu.py" --rates 5 --out "$work/bad.csv" 2>/dev/null || status=$?
+[ "$status" -eq 2 ] && [ ! -e "$work/bad.csv" ]
+status=0
+/usr/bin/python3 "$src/validation/measure/serving_cpu.py" --arrival constant --rates 5 --input files \
+  --out "$work/bad.csv" 2>/dev/null || status=$?
 [ "$status" -eq 2 ] && [ ! -e "$work/bad.csv" ]

@@ -24,8 +24,11 @@ the synchronous ones again and is not measured.  Or an open loop (--arrival cons
 poisson, --rates): one request at each arrival, answered or not, on CONCURRENCY connections
 (gRPC: threads on one channel; a request that finds them all busy waits, its latency counted
 from its arrival), as perf_analyzer's --request-rate-range does; --intervals-dir keeps the
-Poisson gaps for dlsim to replay.  Inputs are FP32 batches already in memory;
-answers are the logits.  Every deployment's model runs in a process of its own, started
+Poisson gaps for dlsim to replay.  Inputs are FP32 batches already in memory, or with
+--input files each request's images read from JPEG files in the page cache and decoded
+by its client before it is sent (study A's application; image_files.py: one batch at a
+time per client, an asynchronous client's requests taking turns on its loader, as dlsim's
+serving.input = "files" says), latency counted from the send; answers are the logits.  Every deployment's model runs in a process of its own, started
 for the configuration (in-process too: glibc's heap carries what a process ran before, and
 inference after other work in one process can run a third faster than in a fresh one,
 validation/data/README.md).  Each configuration: warm-up requests, then timed ones, at least
@@ -61,6 +64,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "net"))
+import image_files  # noqa: E402
 import serving_stack  # noqa: E402
 from veth_link import LINK_RATE, SERVER_ADDRESS, VethLink, in_namespace  # noqa: E402
 
@@ -233,15 +237,15 @@ def timed_requests(send, count, in_flight, warmups=0, when_warm=lambda: None):
     the 2026-11-26 in-process runs when the warm-ups ran on another thread; and on a CPU
     each thread that runs PyTorch keeps an OpenMP team, so in process on one thread the
     model's team is the process's only one, as dlsim's serving.pass_threads = 1 says);
-    returns (seconds, latencies)."""
+    send() returns when its request left, after loading its input (latency counts from
+    there, as perf_analyzer and dlsim count it); returns (seconds, latencies)."""
     latencies = []
     lock = threading.Lock()
 
     def one(_):
-        start = time.perf_counter()
-        send()
+        sent = send()
         with lock:
-            latencies.append(time.perf_counter() - start)
+            latencies.append(time.perf_counter() - sent)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=in_flight) as pool:
         list(pool.map(lambda _: send(), range(warmups)))
@@ -305,10 +309,12 @@ def request_count(args, batch):
     return max(args.requests, -(-args.images // batch))
 
 
-def measure_served(args, deployment, protocol, mode, batch, concurrency, body, gaps=None):
+def measure_served(args, deployment, protocol, mode, batch, concurrency, load, gaps=None):
     """A server process for one configuration; (seconds, latencies, CPU seconds, the
-    server's phases per request).  With `gaps` an open loop (mode "open"): a request at
-    each arrival they give, on `concurrency` connections (gRPC: threads on one channel)."""
+    server's phases per request).  load() gives a request's bytes (a client's own images,
+    for an asynchronous client one at a time).  With `gaps` an open loop (mode "open"): a
+    request at each arrival they give, on `concurrency` connections (gRPC: threads on one
+    channel)."""
     warmups = warmup_requests(args) * (1 if gaps else concurrency)
     with tempfile.TemporaryDirectory() as work:
         phases = os.path.join(work, "phases.json")
@@ -316,19 +322,27 @@ def measure_served(args, deployment, protocol, mode, batch, concurrency, body, g
         try:
             if mode == "async" or (gaps and protocol == "grpc"):  # one gRPC channel, many calls in flight
                 clients = [serving_stack.Client(protocol, host, port)]
+                loader = threading.Lock()
 
                 def send():
+                    with loader:
+                        body = load()
+                    sent = time.perf_counter()
                     clients[0].call(body)
+                    return sent
             else:  # a connection (channel) per client, one request in flight on each
                 clients = [serving_stack.Client(protocol, host, port) for _ in range(concurrency)]
                 pool_lock = threading.Lock()
                 idle = list(clients)
 
                 def send():
+                    body = load()
                     with pool_lock:
                         client = idle.pop()
                     try:
+                        sent = time.perf_counter()
                         client.call(body)
+                        return sent
                     finally:
                         with pool_lock:
                             idle.append(client)
@@ -359,7 +373,7 @@ def measure_in_process(args, batch):
     """The in-process deployment in a fresh process of its own; as measure_served."""
     command = [sys.executable, os.path.abspath(__file__), "in-process", "--model", args.model,
                "--server-threads", str(args.server_threads), "--device", args.device, "--batch", str(batch),
-               "--requests", str(request_count(args, batch))]
+               "--requests", str(request_count(args, batch)), "--input", args.input]
     result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
     cpu = {"server": result["cpu_s"], "client": None, "steal": result["steal"],
            "threads_around_load": result["threads_around_load"]}
@@ -367,18 +381,36 @@ def measure_in_process(args, batch):
 
 
 def in_process_main(args):
-    import torch
     side = image_side(args.model)
-    body = torch.randn(args.batch, 3, side, side).numpy().tobytes()
     phases = Phases()
     model, threads_around_load = load_model(args.model, args.server_threads, args.device)
     handler = infer(model, side, threading.Lock(), args.device, phases.record)
     before = []
-    seconds, latencies = timed_requests(lambda: handler(body), args.requests, 1, warmups=warmup_requests(args),
-                                        when_warm=lambda: before.extend((own_cpu_s(), machine_ticks())))
+    with tempfile.TemporaryDirectory() as folder:
+        load = request_bytes(args.input, args.batch, side, folder)
+
+        def call():
+            body = load()
+            sent = time.perf_counter()
+            handler(body)
+            return sent
+        seconds, latencies = timed_requests(call, args.requests, 1, warmups=warmup_requests(args),
+                                            when_warm=lambda: before.extend((own_cpu_s(), machine_ticks())))
     print(json.dumps({"seconds": seconds, "latencies": latencies, "cpu_s": own_cpu_s() - before[0],
                       "steal": steal_share(before[1], machine_ticks()), "threads_around_load": threads_around_load,
                       "phases": timed_phases(phases.recorded, warmup_requests(args))}))
+
+
+def request_bytes(kind, batch, side, folder):
+    """What gives a client each request's bytes: the same random batch already in memory
+    (tensors), or the batch's images read from JPEG files written into `folder` and decoded
+    (files)."""
+    if kind == "files":
+        files = image_files.ImageFiles(folder, side)
+        return lambda: files.batch(batch)
+    import torch
+    body = torch.randn(batch, 3, side, side).numpy().tobytes()
+    return lambda: body
 
 
 def keep_latencies(path, row, latencies, phases, host):
@@ -423,6 +455,7 @@ def main():
         ap.add_argument("--device", required=True)
         ap.add_argument("--batch", type=int, required=True)
         ap.add_argument("--requests", type=int, required=True)
+        ap.add_argument("--input", choices=("tensors", "files"), required=True)
         return in_process_main(ap.parse_args())
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="CSV to append the rows to")
@@ -436,6 +469,9 @@ def main():
     ap.add_argument("--images", type=int, default=0, help="time at least this many images per configuration")
     ap.add_argument("--deployments", default="in-process,local,remote")
     ap.add_argument("--quick", action="store_true", help="batch 1, 6 requests, local only")
+    ap.add_argument("--input", choices=("tensors", "files"), default="tensors",
+                    help="what clients send from: a batch already in memory, or JPEG files in the page cache that"
+                         " each request reads and decodes first (closed loops)")
     ap.add_argument("--latencies", help="JSON lines to append each configuration's request latencies and the"
                                         " server's phases per request to")
     ap.add_argument("--arrival", choices=("closed", "constant", "poisson"), default="closed",
@@ -451,6 +487,10 @@ def main():
         print("--rates goes with an open loop (--arrival constant or poisson), and an open loop needs it",
               file=sys.stderr)
         return 2
+    if args.input == "files" and args.arrival != "closed":
+        print("--input files goes with closed loops: an open loop's sends keep their arrivals, which loading"
+              " would move", file=sys.stderr)
+        return 2
     if args.quick:
         args.batches, args.requests, args.deployments = "1", 6, "in-process,local"
     import grpc
@@ -458,7 +498,7 @@ def main():
     fields = ["source", "machine", "cpu", "model", "deployment", "protocol", "mode", "batch", "concurrency",
               "server_threads", "requests", "images_per_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
               "seconds", "cores", "server_cpu_s", "client_cpu_s", "server_cpu_busy", "client_cpu_busy", "cpu_busy",
-              "link", "torch", "grpcio", "python", "date", "device", "arrival", "request_rate"]
+              "link", "torch", "grpcio", "python", "date", "device", "arrival", "request_rate", "input"]
     deployments = args.deployments.split(",")
     new = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
     if not new:
@@ -468,13 +508,13 @@ def main():
             print(f"{args.out}:1: its columns are not this harness's ({','.join(fields)}); "
                   "name a new file with --out, or one this harness wrote", file=sys.stderr)
             return 2
-    with open(args.out, "a", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()):
+    with open(args.out, "a", newline="") as f, (VethLink() if "remote" in deployments else _Nothing()), \
+            tempfile.TemporaryDirectory() as folder:
         out = csv.DictWriter(f, fieldnames=fields)
         if new:
             out.writeheader()
         for batch in (int(b) for b in args.batches.split(",")):
-            side = image_side(args.model)
-            body = torch.randn(batch, 3, side, side).numpy().tobytes()
+            load = request_bytes(args.input, batch, image_side(args.model), folder)
             if args.arrival == "closed":
                 configs = [("in-process", "", "sync", 1, "")] if "in-process" in deployments else []
                 configs += [(d, p, m, args.concurrency, "") for d in deployments if d != "in-process"
@@ -489,7 +529,7 @@ def main():
                 pace_before = host_pace_ms()
                 elapsed, latencies, cpu, phases = (
                     measure_in_process(args, batch) if deployment == "in-process" else
-                    measure_served(args, deployment, protocol, mode, batch, concurrency, body, gaps))
+                    measure_served(args, deployment, protocol, mode, batch, concurrency, load, gaps))
                 host = {"steal_share": round(cpu["steal"], 4), "pace_probe_ms": [pace_before, host_pace_ms()],
                         "threads_around_load": cpu["threads_around_load"]}
                 if cpu.get("send_lags"):  # how late the open loop's sends left their arrivals
@@ -513,7 +553,7 @@ def main():
                        "torch": torch.__version__, "grpcio": grpc.__version__,
                        "python": sys.version.split()[0], "date": datetime.date.today().isoformat(),
                        "device": torch.cuda.get_device_name(0) if args.device == "cuda" else "cpu",
-                       "arrival": args.arrival, "request_rate": rate}
+                       "arrival": args.arrival, "request_rate": rate, "input": args.input}
                 out.writerow(row)
                 f.flush()
                 if args.latencies:
