@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A page census of a serving stack: for every configuration (network, batch, threads,
-deployment, protocol, mode; one client) of the given serving latencies files
+deployment, protocol, mode, input; one client) of the given serving latencies files
 (validation/measure/serving_cpu.py --latencies, from a harness that counts every thread's
 faults over a pass, "locked_process"), the pages a pass faults, as dlsim's
 system.pass_page_faults takes them.  The timings are not used: a stack's count repeats

@@ -116,6 +116,8 @@ MILAN_BLIND_0409 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("mnasnet0_5", 
                     ("alexnet", "AlexNet"), ("vgg11", "VGG-11")]
 # Networks the Milan VM's 2026-11-30 07:23 campaign served (dlsim's zoo), never served on that VM kind.
 MILAN_BLIND_0723 = [("resnet34", "ResNet-34"), ("vgg13", "VGG-13"), ("resnet101", "ResNet-101")]
+# The Milan VM's 2026-11-30 09:50 campaign: clients reading their images from JPEG files.
+MILAN_FILES_0950 = [("resnet18", "ResNet-18"), ("mobilenet_v3_small", "MobileNetV3-Small")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -329,6 +331,10 @@ GOALS = [
     *networks_campaign("three networks never served on a Milan (on the Zen 4 and Zen 5 VMs only), one client at "
                        "batch 1 and 8 on two threads and one (2026-11-30 07:23), measured blind once a run's P99 was "
                        "taken over consecutive requests", "blind-0723", MILAN_BLIND_0723, machine="devbox-epyc-milan"),
+    *networks_campaign("clients that read their images from JPEG files and decode them before each send, two "
+                       "clients (or two requests in flight) at batches 1, 8 and 32 on two threads and one, and in "
+                       "process from tensors (2026-11-30 09:50), measured blind with the VM's own input calibration",
+                       "files-0950", MILAN_FILES_0950, machine="devbox-epyc-milan"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

@@ -25,7 +25,6 @@ class ImageFiles:
         for path in self.paths:  # into the page cache
             with open(path, "rb") as f:
                 f.read()
-        self.bytes_per_file = sum(os.path.getsize(p) for p in self.paths) / count
         self._next = itertools.cycle(self.paths)
         self._turn = threading.Lock()
         self._pipeline = input_bench.serving_pipeline()

@@ -28,25 +28,26 @@ Poisson gaps for dlsim to replay.  Inputs are FP32 batches already in memory, or
 --input files each request's images read from JPEG files in the page cache and decoded
 by its client before it is sent (study A's application; image_files.py: one batch at a
 time per client, an asynchronous client's requests taking turns on its loader, as dlsim's
-serving.input = "files" says), latency counted from the send; answers are the logits.  Every deployment's model runs in a process of its own, started
-for the configuration (in-process too: glibc's heap carries what a process ran before, and
-inference after other work in one process can run a third faster than in a fresh one,
-validation/data/README.md).  Each configuration: warm-up requests, then timed ones, at least
-REQUESTS of them and at least IMAGES images (24 batch-1 requests take under a second here,
-and runs that short differed by up to 17% from one campaign to the next);
-throughput = images answered / time from the first send to the last answer; latency per
-request from send to answer (P50/P90/P99 over the timed requests); with --latencies each
-timed request's latency and the server's phases (HTTP's body read and answer write, the
-handler's copy of the bytes into a tensor, its wait for the model's lock, and the copy in,
-forward pass and copy back under it), the minor page faults of the copy, of the pass
-under the lock and of HTTP's read, and the host's state (the share of the machine's CPU
-time its hypervisor stole over the timed requests, /proc/stat; a fixed piece of Python
-timed before and after them) go to a JSON-lines file.  CPU: the seconds the
-server process and the client process (this harness; in-process, the one process) spent on
-a CPU over the timed requests (/proc/PID/stat, os.times; 10 ms ticks), each as a share of
-the machine's cores over that time, and both together (cpu_busy): client and server share
-this machine here, the remote one's namespace included, as dlsim's cpu_utilization counts
-a machine that client and server share.
+serving.input = "files" says), latency counted from the send; answers are the logits.
+Every deployment's model runs in a process of its own, started for the configuration
+(in-process too: glibc's heap carries what a process ran before, and inference after other
+work in one process can run a third faster than in a fresh one,
+validation/data/README.md).  Each configuration: warm-up requests, then timed ones, at
+least REQUESTS of them and at least IMAGES images (24 batch-1 requests take under a second
+here, and runs that short differed by up to 17% from one campaign to the next); throughput
+= images answered / time from the first send to the last answer; latency per request from
+send to answer (P50/P90/P99 over the timed requests); with --latencies each timed request's
+latency and the server's phases (HTTP's body read and answer write, the handler's copy of
+the bytes into a tensor, its wait for the model's lock, and the copy in, forward pass and
+copy back under it), the minor page faults of the copy, of the pass under the lock and of
+HTTP's read, and the host's state (the share of the machine's CPU time its hypervisor stole
+over the timed requests, /proc/stat; a fixed piece of Python timed before and after them)
+go to a JSON-lines file.  CPU: the seconds the server process and the client process (this
+harness; in-process, the one process) spent on a CPU over the timed requests
+(/proc/PID/stat, os.times; 10 ms ticks), each as a share of the machine's cores over that
+time, and both together (cpu_busy): client and server share this machine here, the remote
+one's namespace included, as dlsim's cpu_utilization counts a machine that client and
+server share.
 """
 import argparse
 import concurrent.futures
@@ -422,7 +423,7 @@ def keep_latencies(path, row, latencies, phases, host):
     threads before and after it built the model; an open loop's sends' lateness, median and
     most) to a JSON-lines file."""
     key = {k: row[k] for k in ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency",
-                               "server_threads", "date", "arrival", "request_rate")}
+                               "server_threads", "date", "arrival", "request_rate", "input")}
     key["finished_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S")
     with open(path, "a") as f:
         f.write(json.dumps({**key, "latencies_ms": [round(1e3 * t, 3) for t in latencies],
