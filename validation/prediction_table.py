@@ -335,6 +335,8 @@ GOALS = [
                        "clients (or two requests in flight) at batches 1, 8 and 32 on two threads and one, and in "
                        "process from tensors (2026-11-30 09:50), measured blind with the VM's own input calibration",
                        "files-0950", MILAN_FILES_0950, machine="devbox-epyc-milan"),
+    ("ResNet-18 to the same file-reading clients at batches 16 and 64 on two threads, locally and behind the 5 "
+     "Gbit/s link (2026-11-30 10:35), measured blind", cpu_serving("devbox-epyc-milan-files-1034")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
