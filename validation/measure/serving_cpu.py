@@ -122,7 +122,10 @@ def infer(model, side, lock, device, record=lambda *args, **kwargs: None):
         faults = serving_stack.thread_faults() - faults
         with lock, torch.no_grad():
             entered = time.perf_counter()
-            pass_faults, all_faults = serving_stack.thread_faults(), serving_stack.process_faults()
+            # every thread's window holds the pass's thread's (so its count is at least that
+            # one's, a read of /proc faulting a page inside either)
+            all_faults = serving_stack.process_faults()
+            pass_faults = serving_stack.thread_faults()
             answer = model(x.to(device)).cpu().numpy().tobytes()
             pass_faults = serving_stack.thread_faults() - pass_faults
             all_faults = serving_stack.process_faults() - all_faults
