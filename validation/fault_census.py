@@ -38,8 +38,8 @@ def counts(paths, phase="locked"):
                 locked = run.get("page_faults", {}).get(phase)
                 if not locked or run["concurrency"] != 1:
                     continue
-                key = tuple(run[k] if k in run or k not in UNSAID else UNSAID[k] for k in CONFIGURATION)
-                runs[key].append(round(statistics.median(locked)))
+                said = {**UNSAID, **run}
+                runs[tuple(said[k] for k in CONFIGURATION)].append(round(statistics.median(locked)))
     return runs
 
 

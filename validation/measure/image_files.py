@@ -8,6 +8,9 @@ import os
 import sys
 import threading
 
+import torch
+from PIL import Image
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "kernels", "pytorch"))
 import input_bench  # noqa: E402
@@ -31,8 +34,6 @@ class ImageFiles:
 
     def batch(self, size):
         """The next `size` files read and decoded, as the request's bytes (a float32 batch)."""
-        import torch
-        from PIL import Image
         with self._turn:
             paths = [next(self._next) for _ in range(size)]
         images = []
