@@ -9,7 +9,7 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
-        [--bounds build/sim/cli/dlsim]
+        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
@@ -25,6 +25,9 @@ its stack was counted to fault (system.pass_page_faults), one suite a configurat
 networks the zoo lacks (ONNX exports: the training-mode one keeps each batch normalisation an
 operator of its own, as PyTorch's eager forward runs it, where the eval-mode export folds it
 into the convolution before it).
+--input-profile names the machine's input calibration for a campaign whose clients read files
+(serving_cpu.py --input files): each case is served from its row's `input` (files or tensors),
+which its id then names, a JPEG decoded at that profile's pace.
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -64,6 +67,7 @@ class Writer:
         self.loader_teams = loader_teams(args.latencies) if args.latencies else set()
         self.rows = campaign_rows(args.data)
         self.census = read_census(args.census) if args.census else {}
+        self.id_input = " {input}" if args.input_profile else ""
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         """One suite, or with a census one for each of its configurations, each given the
@@ -98,7 +102,7 @@ class Writer:
         if deployment == "in-process":
             if team:
                 lines.append("set = { " + ", ".join(team) + " }")
-            lines += ['scenario = "scenarios/cpu_infer.toml"', 'id = "{model} in-process b{batch} t{server_threads}"']
+            lines += ['scenario = "scenarios/cpu_infer.toml"', f'id = "{{model}} in-process b{{batch}} t{{server_threads}}{self.id_input}"']
         else:
             extra = [REMOTE] if deployment == "remote" else []
             lines.append("set = { " + ", ".join(team + [self.protocol_set] + extra) + " }")
@@ -109,13 +113,15 @@ class Writer:
         """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
         model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
+        inputs = (f', "serving.input" = "{{input}}", "system.input_profile" = "{relative(a.input_profile, SCENARIOS)}"'
+                  if a.input_profile else "")
         defaults = ("[defaults]\n"
                     f'data = "{relative(a.data)}"\n'
                     'scenario = "scenarios/cpu_serve.toml"\n'
                     f'set = {{ "workload.model" = "{model}", "workload.batch" = "{{batch}}", '
                     f'"system.threads" = "{{server_threads}}", "system.profile" = "{relative(a.profile, SCENARIOS)}", '
-                    f'"system.cpu" = "{a.cpu}" }}\n'
-                    'id = "{model} {deployment} {protocol} {mode} b{batch} c{concurrency} t{server_threads}"\n'
+                    f'"system.cpu" = "{a.cpu}"{inputs} }}\n'
+                    f'id = "{{model}} {{deployment}} {{protocol}} {{mode}} b{{batch}} c{{concurrency}} t{{server_threads}}{self.id_input}"\n'
                     'measured = "images_per_s"\n'
                     'predicted = "throughput_images_per_s"')
         suites = [f"{lines}\nbound_mape_pct = {bounds.get(group, 0)}" for group, lines in self.suites]
@@ -203,9 +209,11 @@ def main():
     ap.add_argument("--latencies")
     ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
     ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
+    ap.add_argument("--input-profile", help="the machine's input calibration: cases served from their rows' input")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
-    for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census)):
+    for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census,
+                              args.input_profile)):
         if not os.path.exists(os.path.join(ROOT, path)):
             print(f"serving_cases: no such file: {path}", file=sys.stderr)
             return 2

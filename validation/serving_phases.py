@@ -5,7 +5,8 @@ mean time under it (the copy in, the forward pass and the copy back: the compute
 milliseconds, as a CSV that `dlsim validate` compares with a prediction's breakdown_ms
 (server_queue, compute: means per request, as perf_analyzer reports them).  In-process
 runs have no queue and are left out; a file of open loops keeps each run's arrival and
-request rate.
+request rate, and a file whose clients read JPEG files (serving_cpu.py --input files) each
+run's input.
 
     validation/serving_phases.py validation/data/serving_latencies_devbox_milan_0848.jsonl \\
         validation/data/serving_phases_devbox_milan_0848.csv
@@ -24,6 +25,7 @@ import sys
 
 CONFIGURATION = ("machine", "model", "deployment", "protocol", "mode", "batch", "concurrency", "server_threads")
 OPEN_LOOP = ("arrival", "request_rate")  # columns only a file of open loops has
+INPUT = ("input",)  # the column only a file with runs from files has
 MEANS = ("requests", "lock_wait_mean_ms", "locked_mean_ms", "date", "source")
 
 
@@ -36,7 +38,7 @@ def rows(jsonl_path):
             phases = run.get("phases_ms") or {}
             if run["deployment"] == "in-process" or "locked" not in phases or "lock_wait" not in phases:
                 continue
-            row = {key: run[key] for key in CONFIGURATION + OPEN_LOOP if key in run}
+            row = {key: run[key] for key in CONFIGURATION + OPEN_LOOP + INPUT if key in run}
             row["requests"] = len(phases["locked"])
             row["lock_wait_mean_ms"] = f"{statistics.fmean(phases['lock_wait']):.3f}"
             row["locked_mean_ms"] = f"{statistics.fmean(phases['locked']):.3f}"
@@ -47,10 +49,13 @@ def rows(jsonl_path):
 
 
 def as_csv(table):
-    """The rows as CSV; an open loop's arrival and rate after the configuration's columns."""
+    """The rows as CSV; an open loop's arrival and rate, and where clients read files every
+    row's input, after the configuration's columns."""
     open_loop = any(row.get("arrival", "closed") != "closed" for row in table)
+    files = any(row.get("input", "tensors") == "files" for row in table)
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=CONFIGURATION + (OPEN_LOOP if open_loop else ()) + MEANS,
+    extra = (OPEN_LOOP if open_loop else ()) + (INPUT if files else ())
+    writer = csv.DictWriter(text, fieldnames=CONFIGURATION + extra + MEANS,
                             lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     writer.writerows(table)

@@ -4,7 +4,8 @@
 # one; so too the 09:15 Zen 5 campaign's, whose networks are named by their ONNX files
 # (--model-file); from the 19:23 campaign's latencies, every suite of the two networks whose
 # loading left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets
-# serving.loader_team, as the committed file does; a missing data file is refused with exit 2.
+# serving.loader_team, as the committed file does; so too the Granite Rapids 13:50 campaign's,
+# whose clients read files (--input-profile); a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -55,6 +56,20 @@ teams = {s["where"]["model"] for s in suites if s.get("set", {}).get("serving.lo
 bare = {s["where"]["model"] for s in suites if "serving.loader_team" not in s.get("set", {})}
 assert teams == {"inception_v3", "googlenet"} and bare == {"resnet34"}, (teams, bare)
 PY
+# Clients that read files (--input-profile): the Granite Rapids 13:50 campaign's file again,
+# each case served from its row's input, which its id names.
+campaign=serving_cpu_devbox_granite_1350
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+  --phases validation/data/serving_phases_devbox_granite_1350.csv \
+  --latencies validation/data/serving_latencies_devbox_granite_1350.jsonl \
+  --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-pytorch.toml \
+  --protocols devbox-xeon-granite-rapids-2vcpu --cpu xeon-granite-rapids-kvm \
+  --input-profile calibration/profiles/input/torchvision-devbox-xeon-granite-rapids-2vcpu.toml \
+  --tag 'devbox-xeon-granite-rapids-{model}-1350' --header "$work/header.txt" --out "$work/files.toml"
+suites "$source_dir/validation/cases/$campaign.toml" "$work/files_committed.txt"
+suites "$work/files.toml" "$work/files_made.txt"
+diff "$work/files_committed.txt" "$work/files_made.txt"
+grep -q '"serving.input" = "{input}"' "$work/files.toml"
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
   echo "a missing data file was accepted" >&2
@@ -72,6 +87,6 @@ fi
 suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$work/open_committed.txt"
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
-echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set;"\
+echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set; 13:50's file clients;"\
   "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"
