@@ -118,6 +118,8 @@ MILAN_BLIND_0409 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("mnasnet0_5", 
 MILAN_BLIND_0723 = [("resnet34", "ResNet-34"), ("vgg13", "VGG-13"), ("resnet101", "ResNet-101")]
 # The Milan VM's 2026-11-30 09:50 campaign: clients reading their images from JPEG files.
 MILAN_FILES_0950 = [("resnet18", "ResNet-18"), ("mobilenet_v3_small", "MobileNetV3-Small")]
+# The Granite Rapids VM's 2026-11-30 13:50 campaign: ResNet-18 from files, MobileNetV2 from tensors.
+GRANITE_1350 = [("resnet18", "ResNet-18 from files"), ("mobilenet_v2", "MobileNetV2, never timed on any VM")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -337,6 +339,13 @@ GOALS = [
                        "files-0950", MILAN_FILES_0950, machine="devbox-epyc-milan"),
     ("ResNet-18 to the same file-reading clients at batches 16 and 64 on two threads, locally and behind the 5 "
      "Gbit/s link (2026-11-30 10:35), measured blind", cpu_serving("devbox-epyc-milan-files-1034")),
+    ("a fifth machine kind, an Intel Xeon 6 (Granite Rapids, 2026-11-30 13:33), calibrated and then measured blind",
+     cpu_serving("devbox-xeon-granite-rapids")),
+    ("the same runs predicted as for an uncalibrated CPU: the Emerald Rapids VM's profiles carried by the catalog",
+     cpu_serving("devbox-xeon-granite-rapids-carried-from-emerald-rapids")),
+    *networks_campaign("the fifth kind straight after (13:50): ResNet-18 to clients that read JPEG files, batches 1, "
+                       "8 and 32 on two threads and one, then MobileNetV2 on two, measured blind", "1350",
+                       GRANITE_1350, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
