@@ -120,6 +120,8 @@ MILAN_BLIND_0723 = [("resnet34", "ResNet-34"), ("vgg13", "VGG-13"), ("resnet101"
 MILAN_FILES_0950 = [("resnet18", "ResNet-18"), ("mobilenet_v3_small", "MobileNetV3-Small")]
 # The Granite Rapids VM's 2026-11-30 13:50 campaign: ResNet-18 from files, MobileNetV2 from tensors.
 GRANITE_1350 = [("resnet18", "ResNet-18 from files"), ("mobilenet_v2", "MobileNetV2, never timed on any VM")]
+# Its 14:18 campaign: a network its calibration timed and one it did not.
+GRANITE_1418 = [("resnet50", "ResNet-50"), ("vgg11", "VGG-11")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -346,6 +348,10 @@ GOALS = [
     *networks_campaign("the fifth kind straight after (13:50): ResNet-18 to clients that read JPEG files, batches 1, "
                        "8 and 32 on two threads and one, then MobileNetV2 on two, measured blind", "1350",
                        GRANITE_1350, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the fifth kind at 14:18: ResNet-50 and VGG-11 at batches 1 and 8 on two threads, in process "
+                       "and locally, measured blind", "1418", GRANITE_1418, machine="devbox-xeon-granite-rapids"),
+    ("the fifth kind's 21 configurations' two-thread half again (14:26), measured blind",
+     cpu_serving("devbox-xeon-granite-rapids-repeat-1425")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
