@@ -102,7 +102,8 @@ class Writer:
         if deployment == "in-process":
             if team:
                 lines.append("set = { " + ", ".join(team) + " }")
-            lines += ['scenario = "scenarios/cpu_infer.toml"', f'id = "{{model}} in-process b{{batch}} t{{server_threads}}{self.id_input}"']
+            lines += ['scenario = "scenarios/cpu_infer.toml"',
+                      f'id = "{{model}} in-process b{{batch}} t{{server_threads}}{self.id_input}"']
         else:
             extra = [REMOTE] if deployment == "remote" else []
             lines.append("set = { " + ", ".join(team + [self.protocol_set] + extra) + " }")
@@ -121,7 +122,8 @@ class Writer:
                     f'set = {{ "workload.model" = "{model}", "workload.batch" = "{{batch}}", '
                     f'"system.threads" = "{{server_threads}}", "system.profile" = "{relative(a.profile, SCENARIOS)}", '
                     f'"system.cpu" = "{a.cpu}"{inputs} }}\n'
-                    f'id = "{{model}} {{deployment}} {{protocol}} {{mode}} b{{batch}} c{{concurrency}} t{{server_threads}}{self.id_input}"\n'
+                    f'id = "{{model}} {{deployment}} {{protocol}} {{mode}} b{{batch}} c{{concurrency}} '
+                    f't{{server_threads}}{self.id_input}"\n'
                     'measured = "images_per_s"\n'
                     'predicted = "throughput_images_per_s"')
         suites = [f"{lines}\nbound_mape_pct = {bounds.get(group, 0)}" for group, lines in self.suites]
