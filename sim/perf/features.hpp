@@ -35,7 +35,17 @@ struct Features {
   // (pytorch_runs_natively): all their FLOPs; 0 for the rest, and for every kernel its
   // caller did not say PyTorch dispatched.
   double native_flops = 0;
+  // Linear layers: all their FLOPs where the weights exceed kCachedWeightBytes, 0 below.
+  // A reference BLAS's GEMM (Debian's PyTorch calls one) reads the whole weight matrix once
+  // for every sample; weights that no cache keeps come from memory again each time.  On
+  // both Intel VMs it ran 16 MB of weights at its compute rate (3.0-3.9 GFLOP/s) and 67 or
+  // 411 MB at 1.2-1.7 GFLOP/s at any batch; the AMD VMs ran every size at one rate.
+  double streamed_flops = 0;
 };
+
+// The weights a linear layer's GEMM reads again for each sample from cache up to this size
+// (both Intel VMs: 16.4 MB at the compute rate, 67.1 MB not; the geometric middle).
+inline constexpr double kCachedWeightBytes = double(int64_t{32} << 20);
 
 // Whether PyTorch's CPU build (1.13, ATen's ConvParams::use_mkldnn) runs an fp32
 // convolution itself, as im2col and the system BLAS's GEMM, rather than in oneDNN: a 1x1,
@@ -55,7 +65,8 @@ bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 
 // The features a fitted model may use: "one", "flops", "bytes", "tensors", for
 // convolutions "direct_flops" (flops - winograd_flops - native_flops), "winograd_flops",
-// "native_flops" and "reduction", for messages "mapped_bytes".
+// "native_flops" and "reduction", for messages "mapped_bytes", for linear layers
+// "streamed_flops".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
@@ -87,8 +98,9 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // stride-1 3x3 window, GoogLeNet's and Inception's, costs four times ResNet's stride-2
 // one on the same bytes), messages {"one", "bytes", "mapped_bytes"}, memory-bound
 // operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
-// "native_flops", a per-FLOP cost of the path it runs itself.  Profiles fitted before
-// either split keep what they were written with and are read so.
+// "native_flops", a per-FLOP cost of the path it runs itself, and its linear layers
+// "streamed_flops", the reference BLAS's weights read from memory for every sample.
+// Profiles fitted before a split keep what they were written with and are read so.
 std::vector<std::string> model_features(const std::string& op, bool pytorch = false);
 
 // Elements an element-wise, pooling, normalisation or optimizer kernel writes (its

@@ -279,6 +279,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
   for (auto& [id, g] : groups) {
     auto features = model_features(std::get<0>(id), pytorch);
     drop_unseen(features, g.x, "native_flops");
+    drop_unseen(features, g.x, "streamed_flops");
     FitModel m = fit_model(g.x, g.y, features);
     m.op = std::get<0>(id);
     m.dtype = std::get<1>(id);

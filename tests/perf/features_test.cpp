@@ -105,6 +105,21 @@ TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
   EXPECT_EQ(model_features("transfer"), (std::vector<std::string>{"one", "bytes", "mapped_bytes"}));
 }
 
+// A reference BLAS reads a linear layer's whole weight matrix for every sample: VGG's
+// 4096x4096 (67 MB) from memory each time, ResNet's 2048x1000 (8 MB) from cache.
+TEST(Features, OnlyALinearLayersWeightsBeyondTheCacheAreStreamedForEverySample) {
+  const auto layer = [](const std::string& shape) {
+    return kernel_features(kernels::parse_signature("linear fp32 n8 " + shape + " bias"), "infer");
+  };
+  EXPECT_EQ(layer("in2048 out1000").streamed_flops, 0);
+  EXPECT_EQ(layer("in2048 out4096").streamed_flops, 0);  // exactly 32 MiB
+  const Features vgg = layer("in4096 out4096");
+  EXPECT_DOUBLE_EQ(vgg.streamed_flops, vgg.flops);
+  EXPECT_DOUBLE_EQ(feature_value(vgg, "streamed_flops"), 2.0 * 8 * 4096 * 4096);
+  EXPECT_EQ(model_features("linear", true), (std::vector<std::string>{"one", "flops", "streamed_flops", "bytes"}));
+  EXPECT_EQ(model_features("linear"), (std::vector<std::string>{"one", "flops", "bytes"}));  // oneDNN blocks its GEMM
+}
+
 // dlsim-gpu-bench's copies and all-reduces: what they move, one rank's buffer for a collective.
 TEST(Features, ACopyMovesItsBytesAnAllReduceItsBuffer) {
   const auto copy = kernels::parse_signature("memcpy u8 b4096");

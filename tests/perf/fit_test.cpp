@@ -133,6 +133,36 @@ TEST(FitProfile, PyTorchsConvolutionsLearnACostForThePathItRunsItself) {
   }
 }
 
+// Debian's PyTorch ran its linear layers at 3.2 GFLOP/s while their weights fit in a cache
+// and at 1.3 beyond, at any batch, on the Granite Rapids VM: a model of FLOPs and bytes
+// prices the streamed ones by their weights once (LOO error 42% on the VM's 19 layers), so
+// the model learns a cost per FLOP of its own for them, and a batch of 1 costs half of 2.
+TEST(FitProfile, PyTorchsLinearLayersLearnACostForWeightsReadAgainForEverySample) {
+  RawBenchmarks raw;
+  raw.path = "vgg16_b2.json";
+  raw.context = {{"cpu_model", "test cpu"}, {"framework", "pytorch"}, {"torch_version", "1.13.0"}};
+  for (int n : {2, 4, 32})
+    for (int out : {10, 1000, 4096})
+      for (int in : {512, 4096, 25088}) {
+        const auto sig = fmt::format("linear fp32 n{} in{} out{} bias", n, in, out);
+        const Features f = kernel_features(kernels::parse_signature(sig), "infer");
+        raw.times[{sig, "infer", 1}] = {f.flops / (f.streamed_flops > 0 ? 1.3e9 : 3.2e9)};
+      }
+  const Profile p = fit_profile({raw}, {"m", "", "test", ""});
+  ASSERT_EQ(p.fits.size(), 1u);
+  const FitModel& m = p.fits.front();
+  EXPECT_LT(m.loo_error, 0.02);
+  const auto at = [&](const std::string& sig) {
+    const Features f = kernel_features(kernels::parse_signature(sig), "infer");
+    std::vector<double> x;
+    for (const auto& name : m.features) x.push_back(feature_value(f, name));
+    return predict(m, x);
+  };
+  EXPECT_NEAR(at("linear fp32 n1 in25088 out4096 bias") / at("linear fp32 n2 in25088 out4096 bias"), 0.5, 0.02);
+  const double alexnet_fc6 = 2.0 * 8 * 9216 * 4096 / 1.3e9;  // never timed
+  EXPECT_NEAR(at("linear fp32 n8 in9216 out4096 bias"), alexnet_fc6, 0.02 * alexnet_fc6);
+}
+
 // One kernel timed in several files (calibrate_cpu_machine.sh times the served network's
 // forwards at its start, middle and end) is one kernel: its repetitions are pooled before
 // the median is taken, and it is counted once.
