@@ -41,7 +41,10 @@ Features conv(const kernels::Signature& s, const std::string& phase, int pytorch
 Features linear(const kernels::Signature& s) {
   const double n = double(s.get("n")), in = double(s.get("in")), out = double(s.get("out"));
   Features f{2.0 * n * in * out, word(s) * (n * in + n * out + in * out)};
-  if (word(s) * in * out > kCachedWeightBytes) f.streamed_flops = f.flops;
+  if (word(s) * in * out > kCachedWeightBytes) {
+    f.streamed_flops = f.flops;
+    f.streamed_bytes = word(s) * in * out;
+  }
   return f;
 }
 
@@ -172,7 +175,7 @@ bool is_pool(const std::string& op) {
 std::vector<std::string> model_features(const std::string& op, bool pytorch) {
   if (op == "conv2d" && pytorch) return {"one", "direct_flops", "winograd_flops", "native_flops", "bytes", "reduction"};
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};
-  if (op == "linear" && pytorch) return {"one", "flops", "streamed_flops", "bytes"};
+  if (op == "linear" && pytorch) return {"one", "flops", "streamed_flops", "unstreamed_bytes"};
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op)) return {"one", "bytes", "tensors"};
@@ -182,7 +185,8 @@ std::vector<std::string> model_features(const std::string& op, bool pytorch) {
 
 namespace {
 const char* const kFeatureNames[] = {"one",   "flops",        "direct_flops", "winograd_flops", "native_flops",
-                                     "bytes", "tensors",      "mapped_bytes", "reduction",      "streamed_flops"};
+                                     "bytes", "tensors",      "mapped_bytes", "reduction",      "streamed_flops",
+                                     "unstreamed_bytes"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -206,6 +210,7 @@ double feature_value(const Features& f, const std::string& name) {
   if (name == "mapped_bytes") return f.mapped_bytes;
   if (name == "reduction") return f.reduction;
   if (name == "streamed_flops") return f.streamed_flops;
+  if (name == "unstreamed_bytes") return f.bytes - f.streamed_bytes;
   throw std::invalid_argument("unknown model feature '" + name + "'");
 }
 

@@ -41,6 +41,9 @@ struct Features {
   // both Intel VMs it ran 16 MB of weights at its compute rate (3.0-3.9 GFLOP/s) and 67 or
   // 411 MB at 1.2-1.7 GFLOP/s at any batch; the AMD VMs ran every size at one rate.
   double streamed_flops = 0;
+  // Those layers' weights, which their streamed FLOPs price as read for every sample: not
+  // also a cost the batch shares ("unstreamed_bytes", bytes less these).
+  double streamed_bytes = 0;
 };
 
 // The weights a linear layer's GEMM reads again for each sample from cache up to this size
@@ -66,7 +69,7 @@ bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 // The features a fitted model may use: "one", "flops", "bytes", "tensors", for
 // convolutions "direct_flops" (flops - winograd_flops - native_flops), "winograd_flops",
 // "native_flops" and "reduction", for messages "mapped_bytes", for linear layers
-// "streamed_flops".
+// "streamed_flops" and "unstreamed_bytes".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
@@ -99,7 +102,8 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // one on the same bytes), messages {"one", "bytes", "mapped_bytes"}, memory-bound
 // operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
 // "native_flops", a per-FLOP cost of the path it runs itself, and its linear layers
-// "streamed_flops", the reference BLAS's weights read from memory for every sample.
+// {"one", "flops", "streamed_flops", "unstreamed_bytes"}, the reference BLAS's weights
+// read from memory for every sample and not once for the batch.
 // Profiles fitted before a split keep what they were written with and are read so.
 std::vector<std::string> model_features(const std::string& op, bool pytorch = false);
 

@@ -116,7 +116,10 @@ TEST(Features, OnlyALinearLayersWeightsBeyondTheCacheAreStreamedForEverySample) 
   const Features vgg = layer("in4096 out4096");
   EXPECT_DOUBLE_EQ(vgg.streamed_flops, vgg.flops);
   EXPECT_DOUBLE_EQ(feature_value(vgg, "streamed_flops"), 2.0 * 8 * 4096 * 4096);
-  EXPECT_EQ(model_features("linear", true), (std::vector<std::string>{"one", "flops", "streamed_flops", "bytes"}));
+  EXPECT_DOUBLE_EQ(feature_value(vgg, "unstreamed_bytes"), 4.0 * 8 * (4096 + 4096));  // the activations
+  EXPECT_DOUBLE_EQ(feature_value(layer("in2048 out1000"), "unstreamed_bytes"), layer("in2048 out1000").bytes);
+  EXPECT_EQ(model_features("linear", true),
+            (std::vector<std::string>{"one", "flops", "streamed_flops", "unstreamed_bytes"}));
   EXPECT_EQ(model_features("linear"), (std::vector<std::string>{"one", "flops", "bytes"}));  // oneDNN blocks its GEMM
 }
 
