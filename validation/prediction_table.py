@@ -122,6 +122,9 @@ MILAN_FILES_0950 = [("resnet18", "ResNet-18"), ("mobilenet_v3_small", "MobileNet
 GRANITE_1350 = [("resnet18", "ResNet-18 from files"), ("mobilenet_v2", "MobileNetV2, never timed on any VM")]
 # Its 14:18 campaign: a network its calibration timed and one it did not.
 GRANITE_1418 = [("resnet50", "ResNet-50"), ("vgg11", "VGG-11")]
+# Its 15:36 and 16:04 campaigns, after the linear fits learned weights read for every sample.
+GRANITE_1540 = [("alexnet", "AlexNet"), ("vgg13", "VGG-13")]
+GRANITE_1604 = [("alexnet", "AlexNet at batches 2 and 16"), ("vgg16", "VGG-16 at batches 1 and 8")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -352,6 +355,13 @@ GOALS = [
                        "and locally, measured blind", "1418", GRANITE_1418, machine="devbox-xeon-granite-rapids"),
     ("the fifth kind's 21 configurations' two-thread half again (14:26), measured blind",
      cpu_serving("devbox-xeon-granite-rapids-repeat-1425")),
+    *networks_campaign("the fifth kind at 15:36, once its linear fits priced weights beyond 32 MiB as read for "
+                       "every sample: AlexNet and VGG-13 at batches 1 and 8 on two threads and one, in process and "
+                       "locally, measured blind from that fit (priced since by its successor, which saw them)",
+                       "1540", GRANITE_1540, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the fifth kind at 16:04, measured blind from the successor (those weights not also a cost "
+                       "the batch shares): AlexNet and VGG-16 on two threads and one", "1604", GRANITE_1604,
+                       machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
