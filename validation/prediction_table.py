@@ -125,6 +125,7 @@ GRANITE_1418 = [("resnet50", "ResNet-50"), ("vgg11", "VGG-11")]
 # Its 15:36 and 16:04 campaigns, after the linear fits learned weights read for every sample.
 GRANITE_1540 = [("alexnet", "AlexNet"), ("vgg13", "VGG-13")]
 GRANITE_1604 = [("alexnet", "AlexNet at batches 2 and 16"), ("vgg16", "VGG-16 at batches 1 and 8")]
+GRANITE_1703 = [("alexnet", "AlexNet"), ("vgg16", "VGG-16")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -361,6 +362,8 @@ GOALS = [
                        "1540", GRANITE_1540, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the fifth kind at 16:04, measured blind from the successor (those weights not also a cost "
                        "the batch shares): AlexNet and VGG-16 on two threads and one", "1604", GRANITE_1604,
+                       machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its one-thread half again (17:02), measured blind", "repeat-1703", GRANITE_1703,
                        machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
