@@ -353,7 +353,8 @@ GOALS = [
                        "8 and 32 on two threads and one, then MobileNetV2 on two, measured blind", "1350",
                        GRANITE_1350, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the fifth kind at 14:18: ResNet-50 and VGG-11 at batches 1 and 8 on two threads, in process "
-                       "and locally, measured blind", "1418", GRANITE_1418, machine="devbox-xeon-granite-rapids"),
+                       "and locally, measured blind (priced since by the linear fits its VGG-11 pointed at)", "1418",
+                       GRANITE_1418, machine="devbox-xeon-granite-rapids"),
     ("the fifth kind's 21 configurations' two-thread half again (14:26), measured blind",
      cpu_serving("devbox-xeon-granite-rapids-repeat-1425")),
     *networks_campaign("the fifth kind at 15:36, once its linear fits priced weights beyond 32 MiB as read for "
