@@ -11,10 +11,13 @@
 #      (kernels/pytorch/pass_after_idle.py, a diagnostic of the host's pace; its pinned
 #      passes, and those of a second map after the serving runs, are the host's time per
 #      launch on the day: validation/host_pace.py)
-#   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (ResNet-50 in
-#      process and behind HTTP and gRPC on loopback, sync and async, with each number of
-#      clients in SERVING_CLIENTS, one and then four; every request's latency and the
-#      server's phases in serving_gpu_latencies.jsonl), within SERVING_S
+#   3. serving ground truth: validation/measure/serving_cpu.py --device cuda (each model in
+#      SERVING_MODELS, ResNet-50 by default, in process and behind HTTP and gRPC on loopback,
+#      sync and async, with each number of clients in SERVING_CLIENTS, one and then four, at
+#      least SERVING_IMAGES images a configuration; first, where SERVING_REMOTE_MODEL names
+#      one and the host has ip and tc, that model behind study A's 5 Gbit/s client link with
+#      one client; every request's latency and the server's phases in
+#      serving_gpu_latencies.jsonl), within SERVING_S
 #   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
@@ -22,7 +25,7 @@
 #      ground truth's networks, within TORCH_OPS_S, in the order of TORCH_OPS_DTYPES
 #      (fp16 fp32 tf32) and TORCH_OPS_BATCHES (32 256 128 1 8), for the networks in NETS
 #   6. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
-#      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32)
+#      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32); KERNEL_SUITE=0 skips it
 # A stage given 0 seconds is skipped.  Everything lands in $OUT as at most seven files (the
 # device tool brings back eight at most, two folders deep), the raw JSON as one tarball:
 #   OUT=/tmp/out LIMIT=560 calibration/gpu_session.sh
@@ -68,23 +71,38 @@ if [ "$serving_s" -gt 0 ]; then
   timeout 60 python3 kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
     --threads 1 --out "$raw/protocols/host_first_touch.json" 2>> "$out/serving_gpu.log"
   echo "protocols done at $SECONDS s"
-  # A pass after an idle pause, woken, pinned to each CPU, beside other Python work.
+  # A pass after an idle pause, woken, pinned to each CPU, beside other Python work
+  # (PASS_ARGS narrows it, e.g. "--batches 1 --modes pin,turns --pin-passes 40").
+  # shellcheck disable=SC2086  # PASS_ARGS is a list of options
   [ "${PASS_IDLE_S:-0}" -gt 0 ] && timeout "$PASS_IDLE_S" python3 kernels/pytorch/pass_after_idle.py --device cuda \
-    --net resnet50 --out "$raw/protocols/pass_after_idle.json" 2>> "$out/serving_gpu.log"
+    --net resnet50 ${PASS_ARGS:-} --out "$raw/protocols/pass_after_idle.json" 2>> "$out/serving_gpu.log"
   echo "passes after idle done at $SECONDS s"
-  # One client first (no two requests contend for the server's interpreter), then four.
   serving_until=$((SECONDS + serving_s))
-  for concurrency in ${SERVING_CLIENTS:-1 4}; do
-    [ "$SECONDS" -lt "$serving_until" ] || continue
-    deployments=local
-    [ "$concurrency" -gt 1 ] || deployments=in-process,local
-    PYTHONUNBUFFERED=1 timeout $((serving_until - SECONDS)) python3 validation/measure/serving_cpu.py \
-      --device cuda --machine "$gpu_machine" --model resnet50 --server-threads 4 --concurrency "$concurrency" \
-      --batches 1,8,32 --requests 32 --images 512 --deployments $deployments \
-      --latencies "$raw/serving_gpu_latencies.jsonl" --out "$raw/serving_gpu_c$concurrency.csv" \
-      >> "$out/serving_gpu.log" 2>&1
+  serve() {  # one serving_cpu.py run; its rows join $out/serving_gpu.csv at once, so a lease
+    local name=$1 seconds=$2  # cut short keeps every configuration that finished
+    shift 2
+    PYTHONUNBUFFERED=1 timeout "$seconds" python3 validation/measure/serving_cpu.py \
+      --device cuda --machine "$gpu_machine" --server-threads 4 --batches 1,8,32 --requests 32 \
+      --images "${SERVING_IMAGES:-512}" --latencies "$out/serving_gpu_latencies.jsonl" \
+      --out "$raw/serving_gpu_$name.csv" "$@" >> "$out/serving_gpu.log" 2>&1
+    cat "$raw"/serving_gpu_*.csv | awk 'NR == 1 || !/^source,/' > "$out/serving_gpu.csv"
+  }
+  # Study A's client link, where the host can make one (ip and tc): one client.
+  remote=${SERVING_REMOTE_MODEL:-}
+  if [ -n "$remote" ] && command -v ip > /dev/null && command -v tc > /dev/null; then
+    serve "${remote}_remote" "${SERVING_REMOTE_S:-120}" --model "$remote" --concurrency 1 --deployments remote
+    echo "remote serving done at $SECONDS s"
+  fi
+  # Per model, one client first (no two requests contend for the server's interpreter), then four.
+  for model in ${SERVING_MODELS:-resnet50}; do
+    for concurrency in ${SERVING_CLIENTS:-1 4}; do
+      [ "$SECONDS" -lt "$serving_until" ] || continue
+      deployments=local
+      [ "$concurrency" -gt 1 ] || deployments=in-process,local
+      serve "${model}_c$concurrency" $((serving_until - SECONDS)) --model "$model" --concurrency "$concurrency" \
+        --deployments $deployments
+    done
   done
-  cat "$raw"/serving_gpu_c*.csv | awk 'NR == 1 || !/^source,/' > "$out/serving_gpu.csv"
   echo "serving done at $SECONDS s"
   # The pass pinned to each vCPU again, after the serving runs (which vCPUs are slow
   # changes within minutes: validation/host_pace.py takes the host's pace from either map).
@@ -123,7 +141,7 @@ rm -f "$list"
 echo "PyTorch's operators done at $SECONDS s"
 
 kernel_s=$(($(left) - 25))
-if [ "$kernel_s" -gt 60 ]; then
+if [ "${KERNEL_SUITE:-1}" = 1 ] && [ "$kernel_s" -gt 60 ]; then
   OUT=$raw DEADLINE=$((kernel_s - 75)) BATCHES="32 256 128 1 8" DTYPES="fp16 fp32 tf32" \
     NETS="$nets" \
     timeout "$kernel_s" calibration/measure_gpu.sh > "$out/measure_gpu.log" 2>&1
