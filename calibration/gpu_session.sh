@@ -15,9 +15,9 @@
 #      SERVING_MODELS, ResNet-50 by default, in process and behind HTTP and gRPC on loopback,
 #      sync and async, with each number of clients in SERVING_CLIENTS, one and then four, at
 #      least SERVING_IMAGES images a configuration; first, where SERVING_REMOTE_MODEL names
-#      one and the host has ip and tc, that model behind study A's 5 Gbit/s client link with
-#      one client; every request's latency and the server's phases in
-#      serving_gpu_latencies.jsonl), within SERVING_S
+#      one and the host has ip and tc (the H200 image of 2026-11-30 had neither), that model
+#      behind study A's 5 Gbit/s client link with one client; every request's latency and
+#      the server's phases in serving_gpu_latencies.jsonl), within SERVING_S
 #   4. ground truth: validation/measure/pytorch_gpu.py (training and inference images/s,
 #      inference latency, launch and copy microbenchmarks), within GROUND_TRUTH_S, its rows
 #      narrowed by GROUND_TRUTH_ARGS (a repeat of a few rows measures a new lease's spread)
@@ -96,10 +96,11 @@ if [ "$serving_s" -gt 0 ]; then
   # Per model, one client first (no two requests contend for the server's interpreter), then four.
   for model in ${SERVING_MODELS:-resnet50}; do
     for concurrency in ${SERVING_CLIENTS:-1 4}; do
-      [ "$SECONDS" -lt "$serving_until" ] || continue
+      seconds=$((serving_until - SECONDS))  # never 0: `timeout 0` waits for ever
+      [ "$seconds" -gt 0 ] || continue
       deployments=local
       [ "$concurrency" -gt 1 ] || deployments=in-process,local
-      serve "${model}_c$concurrency" $((serving_until - SECONDS)) --model "$model" --concurrency "$concurrency" \
+      serve "${model}_c$concurrency" "$seconds" --model "$model" --concurrency "$concurrency" \
         --deployments $deployments
     done
   done

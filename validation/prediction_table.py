@@ -427,6 +427,15 @@ GOALS = [
            for deployment in ("in-process", "local"))),
     ("the same two served, from their own maps, turns and stacks timed on the lease (issue 6)",
      ("gpu-serve/local/h200-1809-day/", "gpu-serve/local/h200-1817-day/")),
+    ("ResNet-152 and VGG-16, never served from a GPU before, on a fresh H200 machine of the same host kind "
+     "(2026-11-30 18:32), predicted before it was mapped: every earlier map of the host kind pooled, the latest "
+     "earlier stacks (issue 6)",
+     ("gpu-serve/in-process/h200-1832-history/", "gpu-serve/local/h200-1832-history/")),
+    ("the same, blind as the H200's earlier leases are predicted (its host at 18.5 us a launch, its stacks of "
+     "2026-11-26) (issue 6)",
+     ("gpu-serve/in-process/h200-1832/", "gpu-serve/local/h200-1832/")),
+    ("the same served, from its own map, turns and stacks timed on the lease (issue 6)",
+     ("gpu-serve/local/h200-1832-day/",)),
     ("the fourth's one-thread runs predicted from the Zen 4's calibration, carried by the catalog",
      ("cpu-serve/in-process/devbox-epyc-milan-carried-from-genoa/",
       "cpu-serve/local/devbox-epyc-milan-carried-from-genoa/",
