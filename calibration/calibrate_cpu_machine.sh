@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase) and eight activations on a grid of sizes, ResNet-18's
-# inference forward on a request thread, the five networks' inference forwards timed
+# 1 and 2 threads (every phase), eight activations and the average pooling on grids of
+# sizes, ResNet-18's inference forward on a request thread, the five networks' inference forwards timed
 # inside whole passes (kernels/pytorch/in_pass.py), the served network's (ResNet-18's)
 # inference forwards timed again, each way, at the start and at the end (the fit pools
 # each phase's three samples: a VM's pace drifts over twenty minutes, and one sample
@@ -50,6 +50,22 @@ activations() {
   done
 }
 $py kernels/pytorch/torch_op_bench.py --signatures <(activations) --threads 1,2 --out "$ops/activations.json" 2> /dev/null
+# Average poolings, which none of the five networks has, on a grid of shapes (a window of 3
+# at stride 1, as Inception's branches pool; of 2 and 3 at stride 2, as DenseNet's
+# transitions and stems do), inference only (--inference: on the main thread and on a
+# request thread): PyTorch's average pooling took a third of a max pooling's time on the
+# same shape on the Granite Rapids VM (2026-11-30), so the max pooling cannot stand in for it.
+poolings() {
+  for n in 1 8 32; do
+    for shape in "c64 h56 w56" "c128 h28 w28" "c256 h14 w14" "c512 h7 w7"; do
+      for window in "r3 s3 pad1,1,1,1 str1,1" "r2 s2 pad0,0,0,0 str2,2" "r3 s3 pad1,1,1,1 str2,2"; do
+        echo "avgpool fp32 n$n $shape $window"
+      done
+    done
+  done
+}
+$py kernels/pytorch/torch_op_bench.py --signatures <(poolings) --threads 1,2 --inference --out "$ops/poolings.json" \
+  2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

@@ -5,9 +5,9 @@
 #      over loopback): the protocol calibration of the served rows below (PROTOCOLS=0 skips);
 #      and its pages written warm and fresh (torch_op_bench.py's first_touch, one thread):
 #      the catalog's write_bandwidth for the host's CPU, and what a fresh page costs there
-#      and, within PASS_IDLE_S seconds (0, the default, skips it), ResNet-50's pass after
-#      idling, woken, pinned to each vCPU, taken in turns by four threads and beside other
-#      Python work and each serving stack
+#      and, within PASS_IDLE_S seconds a network (0, the default, skips it), the pass of each
+#      network in PASS_NETS (ResNet-50 by default) after idling, woken, pinned to each vCPU,
+#      taken in turns by four threads and beside other Python work and each serving stack
 #      (kernels/pytorch/pass_after_idle.py, a diagnostic of the host's pace; its pinned
 #      passes, and those of a second map after the serving runs, are the host's time per
 #      launch on the day: validation/host_pace.py)
@@ -26,8 +26,10 @@
 #      (fp16 fp32 tf32) and TORCH_OPS_BATCHES (32 256 128 1 8), for the networks in NETS
 #   6. the kernel suite: calibration/measure_gpu.sh for the same networks, until the time
 #      left runs out (batches 32, 256, 128, 1, 8; fp16, fp32, tf32); KERNEL_SUITE=0 skips it
-# A stage given 0 seconds is skipped.  Everything lands in $OUT as at most seven files (the
-# device tool brings back eight at most, two folders deep), the raw JSON as one tarball:
+# A stage given 0 seconds is skipped.  Everything lands in $OUT as eight files at most (what
+# the device tool brings back, two folders deep): env.txt, serving_gpu.{csv,log},
+# serving_gpu_latencies.jsonl, pytorch_gpu.{csv,log}, pytorch_gpu_micro.json and kernels.tgz,
+# the raw JSON and the later stages' logs as one tarball:
 #   OUT=/tmp/out LIMIT=560 calibration/gpu_session.sh
 # Google Benchmark: from the system, or DLSIM_BENCHMARK_ROOT (a prefix carried along);
 # PREBUILT names programs built elsewhere, used when building there fails.
@@ -72,10 +74,17 @@ if [ "$serving_s" -gt 0 ]; then
     --threads 1 --out "$raw/protocols/host_first_touch.json" 2>> "$out/serving_gpu.log"
   echo "protocols done at $SECONDS s"
   # A pass after an idle pause, woken, pinned to each CPU, beside other Python work
-  # (PASS_ARGS narrows it, e.g. "--batches 1 --modes pin,turns --pin-passes 40").
-  # shellcheck disable=SC2086  # PASS_ARGS is a list of options
-  [ "${PASS_IDLE_S:-0}" -gt 0 ] && timeout "$PASS_IDLE_S" python3 kernels/pytorch/pass_after_idle.py --device cuda \
-    --net resnet50 ${PASS_ARGS:-} --out "$raw/protocols/pass_after_idle.json" 2>> "$out/serving_gpu.log"
+  # (PASS_ARGS narrows it, e.g. "--batches 1 --modes pin,turns --pin-passes 40"), for each
+  # network in PASS_NETS (ResNet-50's map is pass_after_idle.json, another's
+  # pass_after_idle_NET.json): two networks' passes on one host tell its fixed time a pass
+  # from its time a launch, which one network's cannot (ResNet-152 on the 2026-11-30 H200).
+  for net in ${PASS_NETS:-resnet50}; do
+    name=pass_after_idle_$net.json
+    [ "$net" = resnet50 ] && name=pass_after_idle.json
+    # shellcheck disable=SC2086  # PASS_ARGS is a list of options
+    [ "${PASS_IDLE_S:-0}" -gt 0 ] && timeout "$PASS_IDLE_S" python3 kernels/pytorch/pass_after_idle.py --device cuda \
+      --net "$net" ${PASS_ARGS:-} --out "$raw/protocols/$name" 2>> "$out/serving_gpu.log"
+  done
   echo "passes after idle done at $SECONDS s"
   serving_until=$((SECONDS + serving_s))
   serve() {  # one serving_cpu.py run; its rows join $out/serving_gpu.csv at once, so a lease
@@ -135,8 +144,8 @@ for dtype in $torch_ops_dtypes; do
 done | awk '!seen[$0]++' > "$list"
 if [ "$torch_ops_s" -gt 0 ]; then
   timeout $((torch_ops_s + 60)) python3 kernels/pytorch/torch_gpu_op_bench.py --signatures "$list" \
-    --repetitions 3 --calls 5 --deadline "$torch_ops_s" --out "$raw/torch_ops.json" 2> "$out/torch_ops.log"
-  echo "torch ops: exit $? at $SECONDS s" >> "$out/torch_ops.log"
+    --repetitions 3 --calls 5 --deadline "$torch_ops_s" --out "$raw/torch_ops.json" 2> "$raw/torch_ops.log"
+  echo "torch ops: exit $? at $SECONDS s" >> "$raw/torch_ops.log"
 fi
 rm -f "$list"
 echo "PyTorch's operators done at $SECONDS s"
@@ -145,7 +154,7 @@ kernel_s=$(($(left) - 25))
 if [ "${KERNEL_SUITE:-1}" = 1 ] && [ "$kernel_s" -gt 60 ]; then
   OUT=$raw DEADLINE=$((kernel_s - 75)) BATCHES="32 256 128 1 8" DTYPES="fp16 fp32 tf32" \
     NETS="$nets" \
-    timeout "$kernel_s" calibration/measure_gpu.sh > "$out/measure_gpu.log" 2>&1
+    timeout "$kernel_s" calibration/measure_gpu.sh > "$raw/measure_gpu.log" 2>&1
   echo "kernels done at $SECONDS s (exit $?)"
 fi
 tar czf "$out/kernels.tgz" -C "$raw" . && rm -rf "$raw"

@@ -108,7 +108,7 @@ bool KernelTimes::has_phase(const std::string& op, const std::string& phase) con
   return op_phases_.count({op, phase}) > 0;
 }
 
-std::string KernelTimes::priced_as(const std::string& signature) const {
+std::string KernelTimes::priced_as(const std::string& signature, const std::string& phase) const {
   // Concatenation and a channel shuffle copy each input element into the output once: a
   // read and a write per element, as an out-of-place activation does; so does a product by
   // one value per channel (squeeze-and-excite's scaling), whose second operand is a few
@@ -119,6 +119,7 @@ std::string KernelTimes::priced_as(const std::string& signature) const {
       {"hardswish", "relu"}, {"hardsigmoid", "relu"}, {"silu", "relu"}, {"gelu", "relu"},
       {"concat", "relu"}, {"channel_shuffle", "relu"}, {"avgpool", "maxpool"}};
   const auto timed = [&](const std::string& o) {
+    if (!phase.empty()) return has_phase(o, phase);
     const auto it = op_phases_.lower_bound({o, ""});
     return it != op_phases_.end() && it->first == o;
   };
@@ -137,7 +138,7 @@ std::string KernelTimes::priced_as(const std::string& signature) const {
 // decide.
 std::optional<Answer> KernelTimes::as_stand_in(const kernels::Signature& sig, const std::string& phase,
                                                int threads) const {
-  const std::string as = priced_as(sig.text);
+  const std::string as = priced_as(sig.text, phase);
   if (as == sig.op) return std::nullopt;
   auto a = from_profile(kernels::parse_signature(as + sig.text.substr(sig.op.size())), phase, threads);
   if (!a) return std::nullopt;

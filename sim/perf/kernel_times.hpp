@@ -76,11 +76,13 @@ class KernelTimes {
   bool has_phase(const std::string& op, const std::string& phase) const;
   // The operator whose timings price a kernel (its signature, or its operator's name
   // alone): itself, or for an elementwise activation, a concatenation, a channel shuffle or
-  // a per-channel product the profile never timed in any phase (MobileNetV2's ReLU6,
-  // GoogLeNet's concatenations, ShuffleNetV2's shuffles, EfficientNet's squeeze-and-excite
-  // scaling in a profile of ResNets), the ReLU it timed; for a product of two tensors of one
-  // size, the addition; for an average pooling (Inception-v3's), the max pooling.
-  std::string priced_as(const std::string& signature) const;
+  // a per-channel product the profile never timed in `phase` (without one, in any phase)
+  // (MobileNetV2's ReLU6, GoogLeNet's concatenations, ShuffleNetV2's shuffles,
+  // EfficientNet's squeeze-and-excite scaling in a profile of ResNets), the ReLU it timed;
+  // for a product of two tensors of one size, the addition; for an average pooling
+  // (Inception-v3's), the max pooling (a profile may time average poolings for inference
+  // alone: training's phases are still the max pooling's).
+  std::string priced_as(const std::string& signature, const std::string& phase = "") const;
   // Whether these are a GPU's times (a GPU profile, or a GPU's roofline).
   bool on_gpu() const { return options_.gpu.has_value(); }
 

@@ -130,6 +130,25 @@ TEST(KernelTimes, AnAveragePoolingNeverTimedIsPricedAsTheMaxPoolingOfItsShape) {
   EXPECT_DOUBLE_EQ(KernelTimes(timed, {}).time("avgpool fp32 n1" + window, "infer", 1).seconds, 20e-6);
 }
 
+// A profile may time average poolings for inference alone (calibrate_cpu_machine.sh's grid,
+// a third of a max pooling's time on the Granite Rapids VM): training's phases, which it
+// never timed, are still priced as the max pooling's, not refused.
+TEST(KernelTimes, AnAveragePoolingTimedForInferenceAloneTrainsAsTheMaxPooling) {
+  const std::string window = " c8 h8 w8 r3 s3 pad1,1,1,1 str1,1";
+  Profile p;
+  p.measured[{"maxpool fp32 n1" + window, "infer", 1}] = {30e-6, 29e-6, 31e-6, 5};
+  p.measured[{"maxpool fp32 n1" + window, "fwd", 1}] = {40e-6, 39e-6, 41e-6, 5};
+  p.measured[{"avgpool fp32 n1" + window, "infer", 1}] = {10e-6, 10e-6, 10e-6, 5};
+  const KernelTimes times(p, {});
+  EXPECT_EQ(times.priced_as("avgpool"), "avgpool");
+  EXPECT_EQ(times.priced_as("avgpool", "infer"), "avgpool");
+  EXPECT_EQ(times.priced_as("avgpool", "fwd"), "maxpool");
+  EXPECT_DOUBLE_EQ(times.time("avgpool fp32 n1" + window, "infer", 1).seconds, 10e-6);
+  const Answer fwd = times.time("avgpool fp32 n1" + window, "fwd", 1);
+  EXPECT_EQ(fwd.source, Source::scaled);
+  EXPECT_DOUBLE_EQ(fwd.seconds, 40e-6);
+}
+
 // A convolution PyTorch runs itself at batch 1 on two threads runs on one: no team's fit
 // learned it, and the one-thread timing prices it.  Batches PyTorch sends to oneDNN are
 // not interpolated with it.
