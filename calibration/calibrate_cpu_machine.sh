@@ -2,10 +2,10 @@
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
 # 1 and 2 threads (every phase), eight activations and the average pooling on grids of
-# sizes, ResNet-18's inference forward on a request thread, the five networks' inference forwards timed
-# inside whole passes (kernels/pytorch/in_pass.py), the served network's (ResNet-18's)
-# inference forwards timed again, each way, at the start and at the end (the fit pools
-# each phase's three samples: a VM's pace drifts over twenty minutes, and one sample
+# sizes, ResNet-18's inference forward on a request thread, the five networks' inference
+# forwards timed inside whole passes (kernels/pytorch/in_pass.py), the served network's
+# (ResNet-18's) inference forwards timed again, each way, at the start and at the end (the
+# fit pools each phase's three samples: a VM's pace drifts over twenty minutes, and one sample
 # priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s while the runs in
 # process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
 # passes (kernels/pytorch/page_price.py), the wake-up of a thread team, a trace of the
@@ -64,8 +64,8 @@ poolings() {
     done
   done
 }
-$py kernels/pytorch/torch_op_bench.py --signatures <(poolings) --threads 1,2 --inference --out "$ops/poolings.json" \
-  2> /dev/null
+$py kernels/pytorch/torch_op_bench.py --signatures <(poolings) --threads 1,2 --inference \
+  --out "$ops/poolings.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null
