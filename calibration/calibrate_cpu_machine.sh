@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole calibration of a CPU machine that will train and serve, as every development
 # VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), eight activations and the average pooling on grids of
-# sizes, ResNet-18's inference forward on a request thread, the five networks' inference
-# forwards timed inside whole passes (kernels/pytorch/in_pass.py), the served network's
-# (ResNet-18's) inference forwards timed again, each way, at the start and at the end (the
-# fit pools each phase's three samples: a VM's pace drifts over twenty minutes, and one sample
-# priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s while the runs in
-# process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
+# 1 and 2 threads (every phase), eight activations, the average pooling and the
+# concatenation on grids of sizes, ResNet-18's inference forward on a request thread, the
+# five networks' inference forwards timed inside whole passes (kernels/pytorch/in_pass.py),
+# the served network's (ResNet-18's) inference forwards timed again, each way, at the start
+# and at the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
+# minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s
+# while the runs in process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
 # passes (kernels/pytorch/page_price.py), the wake-up of a thread team, a trace of the
 # stalls that hold a team up and of its speed between (pooled in the profile with the
 # traces of the kind's earlier calibrations), and the Python serving stack over loopback
@@ -66,6 +66,25 @@ poolings() {
 }
 $py kernels/pytorch/torch_op_bench.py --signatures <(poolings) --threads 1,2 --inference \
   --out "$ops/poolings.json" 2> /dev/null
+# Concatenations along channels, which none of the five networks has, on a grid of shapes
+# (2, 4 and 8 inputs, each above and below PyTorch's grain of 32,768 values), in loops and
+# inside a pass of them, on the main thread and a request thread: PyTorch copies each input
+# of one in a parallel region of its own, so beside another team each costs a wake (about
+# 100 us on the Granite Rapids VM, 2026-11-30), which no in-place activation of the same
+# bytes pays: GoogLeNet's and Inception-v3's ran 2x their ReLU stand-in's price.
+concats() {
+  for n in 1 8 32; do
+    for inputs in "2 64x56x56" "4 32x56x56" "2 128x28x28" "4 64x28x28" "8 32x28x28" "2 256x14x14" \
+        "4 128x14x14" "2 512x7x7" "4 256x7x7"; do
+      set -- $inputs
+      echo "concat fp32 n$n$(printf " $2%.0s" $(seq "$1"))"
+    done
+  done
+}
+$py kernels/pytorch/torch_op_bench.py --signatures <(concats) --threads 1,2 --inference \
+  --out "$ops/concats.json" 2> /dev/null
+$py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; concats | sed 's/.*/"&",0/') \
+  --threads 1,2 --in-pass --out "$ops/concats_in_pass.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

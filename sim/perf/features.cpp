@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 
 #include "perf/glibc_heap.hpp"
@@ -116,6 +117,19 @@ std::pair<int64_t, int64_t> conv_output_hw(const kernels::Signature& s) {
           window_out(s.get("w"), pad[1], pad[3], s.get("s"), str[1], dil[1])};
 }
 
+int64_t pytorch_parallel_copies(const kernels::Signature& s, int threads) {
+  const int64_t n = s.get("n");
+  std::vector<int64_t> inputs;
+  for (const auto& shape : s.shapes) {
+    int64_t e = n;
+    for (auto d : shape) e *= d;
+    inputs.push_back(e);
+  }
+  const int64_t output = std::accumulate(inputs.begin(), inputs.end(), int64_t{0});
+  if (threads < 2 || output < kPytorchGrainSize) return 0;
+  return std::count_if(inputs.begin(), inputs.end(), [](int64_t e) { return e >= kPytorchGrainSize; });
+}
+
 bool pytorch_runs_natively(const kernels::Signature& s, int threads) {
   if (s.op != "conv2d" || s.dtype != "fp32") return false;
   const auto n = s.get("n"), r = s.get("r"), q = s.get("s");
@@ -157,7 +171,9 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase, 
   }
   const double e = elements(s);
   const double per = s.op == "lrn" ? double(s.get("size")) : 1;
-  return {e * per, word(s) * streams(s.op, phase) * e};
+  Features f{e * per, word(s) * streams(s.op, phase) * e};
+  if (s.op == "concat" && pytorch_threads > 0) f.tensors = double(pytorch_parallel_copies(s, pytorch_threads));
+  return f;
 }
 
 bool is_inference_phase(const std::string& phase) {
@@ -178,7 +194,7 @@ std::vector<std::string> model_features(const std::string& op, bool pytorch) {
   if (op == "linear" && pytorch) return {"one", "flops", "streamed_flops", "unstreamed_bytes"};
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
-  if (is_optimizer(op)) return {"one", "bytes", "tensors"};
+  if (is_optimizer(op) || (op == "concat" && pytorch)) return {"one", "bytes", "tensors"};
   if (is_pool(op)) return {"one", "flops", "bytes"};
   return {"one", "bytes"};
 }

@@ -14,7 +14,10 @@ namespace dlsim::perf {
 struct Features {
   double flops = 0;
   double bytes = 0;
-  double tensors = 0;  // optimizers: parameter tensors stepped one by one
+  // Optimizers: parameter tensors stepped one by one.  PyTorch's concatenations on more
+  // than one thread (pytorch_parallel_copies): inputs copied each in a parallel region of
+  // its own, every one waking the team where other teams keep the cores.
+  double tensors = 0;
   // Convolutions: the part of `flops` in a 3x3, stride-1, undilated, ungrouped kernel,
   // which GPU libraries run by Winograd's algorithm at a fraction of its nominal FLOPs
   // (cuDNN's WINOGRAD algorithms, forward and both backward phases); 0 for the rest.
@@ -63,6 +66,19 @@ inline constexpr int kPointwiseNativeBelowBatch = 16;
 inline constexpr int kPointwiseNativeMaxThreads = 1;
 inline constexpr int64_t kNativeMaxInputValues = 20480;
 
+// PyTorch 1.13's at::internal::GRAIN_SIZE: a loop over fewer elements runs on its caller
+// alone, without the team.
+inline constexpr int64_t kPytorchGrainSize = 32768;
+
+// How many inputs of a concatenation PyTorch (1.13, cat_out_cpu) copies in a parallel region
+// each on `threads` threads: on one thread, or into an output under the grain, it copies
+// them all serially in one loop; otherwise each input goes through a copy of its own,
+// parallel where that input reaches the grain.  On the Granite Rapids VM (2026-11-30, two
+// threads on a request thread beside the main thread's team) each such copy cost about
+// 100 us more than on the main thread: 2 inputs of 256x14x14 231 us, 8 of 32x28x28 (each
+// under the grain) 93 us.
+int64_t pytorch_parallel_copies(const kernels::Signature& concat, int threads);
+
 bool is_optimizer(const std::string& op);
 bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 
@@ -88,7 +104,8 @@ inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
 bool is_inference_phase(const std::string& phase);
 
 // pytorch_threads: the threads PyTorch's CPU build ran the kernel on, where it dispatched
-// it (0: a GPU, or oneDNN called directly), which decides native_flops.  Throws
+// it (0: a GPU, or oneDNN called directly), which decides native_flops and a
+// concatenation's tensors.  Throws
 // std::invalid_argument for an operator or phase it does not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase, int pytorch_threads = 0);
 
@@ -103,7 +120,8 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
 // "native_flops", a per-FLOP cost of the path it runs itself, and its linear layers
 // {"one", "flops", "streamed_flops", "unstreamed_bytes"}, the reference BLAS's weights
-// read from memory for every sample and not once for the batch.
+// read from memory for every sample and not once for the batch; its concatenations
+// {"one", "bytes", "tensors"}, the inputs it copies in parallel regions of their own.
 // Profiles fitted before a split keep what they were written with and are read so.
 std::vector<std::string> model_features(const std::string& op, bool pytorch = false);
 

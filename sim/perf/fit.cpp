@@ -280,6 +280,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     auto features = model_features(std::get<0>(id), pytorch);
     drop_unseen(features, g.x, "native_flops");
     drop_unseen(features, g.x, "streamed_flops");
+    drop_unseen(features, g.x, "tensors");  // a concatenation on one thread copies serially
     FitModel m = fit_model(g.x, g.y, features);
     m.op = std::get<0>(id);
     m.dtype = std::get<1>(id);

@@ -48,8 +48,13 @@ bool compute_bound(const kernels::Signature& sig, const std::string& phase) {
 }
 
 std::vector<double> features_of(const FitModel& m, const kernels::Signature& sig, const std::string& phase) {
-  const bool native_split = std::find(m.features.begin(), m.features.end(), "native_flops") != m.features.end();
-  const auto f = kernel_features(sig, phase, native_split ? m.threads : 0);
+  // Features that say what PyTorch dispatched on the model's threads: a convolution it runs
+  // itself, a concatenation's inputs copied in parallel (an optimizer's tensors ignore it).
+  const auto uses = [&m](const char* name) {
+    return std::find(m.features.begin(), m.features.end(), name) != m.features.end();
+  };
+  const bool pytorch_split = uses("native_flops") || uses("tensors");
+  const auto f = kernel_features(sig, phase, pytorch_split ? m.threads : 0);
   std::vector<double> x;
   for (const auto& name : m.features) x.push_back(feature_value(f, name));
   return x;

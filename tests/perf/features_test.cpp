@@ -94,6 +94,26 @@ TEST(Features, APoolingFitPricesAStrideOneWindowByItsComparisons) {
   EXPECT_NEAR(predict(m, row) / cost(stride_one), 1.0, 0.05);
 }
 
+// PyTorch 1.13's cat_out_cpu: one serial loop on one thread or into an output under the
+// grain; otherwise a copy per input, parallel where that input reaches the grain.
+TEST(Features, AConcatenationCopiesInParallelOnlyTheInputsThatReachTheGrain) {
+  const auto copies = [](const std::string& shapes, int threads) {
+    return pytorch_parallel_copies(kernels::parse_signature("concat fp32 " + shapes), threads);
+  };
+  EXPECT_EQ(copies("n1 256x14x14 256x14x14", 2), 2);                    // 50,176 values each
+  EXPECT_EQ(copies("n1 256x14x14 256x14x14", 1), 0);                    // one thread: serial
+  EXPECT_EQ(copies("n1 32x28x28 32x28x28 32x28x28 32x28x28", 2), 0);    // 25,088 each
+  EXPECT_EQ(copies("n8 32x28x28 32x28x28 32x28x28 32x28x28", 2), 4);    // the batch reaches it
+  EXPECT_EQ(copies("n1 128x28x28 32x28x28 32x28x28", 2), 1);            // only the first input
+  EXPECT_EQ(copies("n1 64x7x7 64x7x7", 2), 0);                          // an output under the grain
+  const auto sig = kernels::parse_signature("concat fp32 n1 256x14x14 256x14x14");
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread", 2).tensors, 2);
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread").tensors, 0);  // not PyTorch's dispatch
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer", 2).bytes, kernel_features(sig, "infer").bytes);
+  EXPECT_EQ(model_features("concat", true), (std::vector<std::string>{"one", "bytes", "tensors"}));
+  EXPECT_EQ(model_features("concat"), (std::vector<std::string>{"one", "bytes"}));
+}
+
 TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
   const auto message = [](int64_t bytes) {
     return kernel_features(kernels::parse_signature("transfer u8 b" + std::to_string(bytes) + " grpc"), "push");

@@ -174,6 +174,30 @@ TEST(KernelTimes, AConvolutionPyTorchRunsItselfOnATeamIsPricedOnOneThread) {
   EXPECT_THROW(KernelTimes(p, {}).time("conv2d fp32 n1" + shape, "infer", 2), UnrunnableError);
 }
 
+// A two-thread concatenation model fitted on PyTorch's dispatch prices each input copied in
+// a parallel region of its own (inputs reaching the grain), not those copied serially.
+TEST(KernelTimes, AConcatenationModelPricesTheInputsCopiedInParallel) {
+  Profile p;
+  p.framework.kernels_from = "framework";
+  p.framework.name = "pytorch-1.13.0-cpu-ops";
+  p.measured[{"concat fp32 n1 64x7x7 64x7x7", "infer_thread", 2}] = {9e-6, 9e-6, 9e-6, 5};
+  FitModel m;
+  m.op = "concat";
+  m.dtype = "fp32";
+  m.phase = "infer_thread";
+  m.threads = 2;
+  m.features = {"one", "bytes", "tensors"};
+  m.coefficients = {1e-6, 4e-11, 100e-6};
+  m.points = 27;
+  p.fits.push_back(m);
+  const KernelTimes times(p, {});
+  const double bytes = 4.0 * 2 * 2 * 50176;  // two inputs of 50,176 values, read and written
+  EXPECT_NEAR(times.time("concat fp32 n1 256x14x14 256x14x14", "infer_thread", 2).seconds,
+              1e-6 + 4e-11 * bytes + 2 * 100e-6, 1e-12);
+  EXPECT_NEAR(times.time("concat fp32 n1 128x14x14 128x14x14 128x14x14 128x14x14", "infer_thread", 2).seconds,
+              1e-6 + 4e-11 * bytes, 1e-12);  // each input under the grain: one serial loop
+}
+
 TEST(KernelTimes, NoBasisIsAnErrorUnlessTheFallbackIsAllowed) {
   const Profile p = relu_profile();
   EXPECT_THROW(KernelTimes(p, {}).time("softmax fp32 n2 e8", "fwd", 1), UnrunnableError);
