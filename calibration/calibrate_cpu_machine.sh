@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# The whole calibration of a CPU machine that will train and serve, as every development
-# VM has been calibrated (calibration/README.md): PyTorch's operators for five networks on
-# 1 and 2 threads (every phase), eight activations, the average pooling and the
-# concatenation on grids of sizes, ResNet-18's inference forward on a request thread, the
-# five networks' inference forwards timed inside whole passes (kernels/pytorch/in_pass.py),
-# the served network's (ResNet-18's) inference forwards timed again, each way, at the start
-# and at the end (the fit pools each phase's three samples: a VM's pace drifts over twenty
-# minutes, and one sample priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s
-# while the runs in process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
-# passes (kernels/pytorch/page_price.py), the wake-up of a thread team, a trace of the
-# stalls that hold a team up and of its speed between (pooled in the profile with the
-# traces of the kind's earlier calibrations), and the Python serving stack over loopback
-# and across a 5 Gbit/s veth link, as it serves ResNet-18 (each request after 20 ms idle
-# and answered after the network's pass, which kernels/net/py_transfer_bench.py leaves out
-# of its time); then the profiles fitted from them.
+# The whole calibration of a CPU machine that will train and serve, as every development VM
+# has been calibrated (calibration/README.md): PyTorch's operators for five networks on 1
+# and 2 threads (every phase), eight activations, the average pooling, the concatenation and
+# thin convolutions on grids of sizes, ResNet-18's inference forward on a request thread,
+# the five networks' inference forwards timed inside whole passes
+# (kernels/pytorch/in_pass.py), the served network's (ResNet-18's) inference forwards timed
+# again, each way, at the start and at the end (the fit pools each phase's three samples: a
+# VM's pace drifts over twenty minutes, and one sample priced ResNet-18's two-thread batch 8
+# anywhere in 34-41 images/s while the runs in process kept to 40-45), the price of a page
+# faulted afresh alone and inside ResNet-18's passes (kernels/pytorch/page_price.py), the
+# wake-up of a thread team, a trace of the stalls that hold a team up and of its speed
+# between (pooled in the profile with the traces of the kind's earlier calibrations), and
+# the Python serving stack over loopback and across a 5 Gbit/s veth link, as it serves
+# ResNet-18 (each request after 20 ms idle and answered after the network's pass, which
+# kernels/net/py_transfer_bench.py leaves out of its time); then the profiles fitted from
+# them.
 #   calibration/calibrate_cpu_machine.sh MACHINE CATALOG_CPU
 # writes calibration/raw/MACHINE-pytorch/, calibration/raw/MACHINE-python-serving/,
 # calibration/profiles/MACHINE-pytorch.toml and profiles/protocols/python-{grpc,http}-MACHINE.toml.
@@ -85,6 +86,32 @@ $py kernels/pytorch/torch_op_bench.py --signatures <(concats) --threads 1,2 --in
   --out "$ops/concats.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; concats | sed 's/.*/"&",0/') \
   --threads 1,2 --in-pass --out "$ops/concats_in_pass.json" 2> /dev/null
+# Thin convolutions (1x1 of 40-600 channels, 3x3 of 16-112, depthwise 3x3) and the batch
+# norms after them, at 7x7 to 56x56, batches 1 and 8, none of them a served network's shape,
+# in loops and inside a pass of them: the five networks' convolutions all take milliseconds,
+# so without these the fits' fixed cost a call is the intercept of large kernels (615 us a
+# convolution on two threads on a request thread on the Granite Rapids VM, 341 us with them),
+# and DenseNet's, ShuffleNet's and SqueezeNet's served passes were priced 12-86% slow.
+thin_convs() {
+  for n in 1 8; do
+    for side in 7 14 28 56; do
+      for ck in "40 40" "80 80" "152 152" "320 80" "600 120"; do
+        set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1"
+      done
+      for ck in "16 16" "48 24" "112 40"; do
+        set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1"
+      done
+      for c in 44 92 176; do
+        echo "conv2d fp32 n$n c$c h$side w$side k$c r3 s3 pad1,1,1,1 str1,1 dil1,1 g$c"
+        echo "batch_norm fp32 n$n c$c hw$((side * side))"
+      done
+    done
+  done
+}
+$py kernels/pytorch/torch_op_bench.py --signatures <(thin_convs) --threads 1,2 --inference \
+  --out "$ops/thin_convs.json" 2> /dev/null
+$py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; thin_convs | sed 's/.*/"&",0/') \
+  --threads 1,2 --in-pass --out "$ops/thin_convs_in_pass.json" 2> /dev/null
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

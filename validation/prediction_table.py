@@ -129,6 +129,8 @@ GRANITE_1703 = [("alexnet", "AlexNet"), ("vgg16", "VGG-16")]
 # Its 19:03 campaign (and that campaign's two-thread half again at 20:18): two networks its
 # calibration never timed, most of their operators fitted.
 GRANITE_1915 = [("googlenet", "GoogLeNet"), ("inception_v3", "Inception-v3")]
+GRANITE_2149 = [("densenet121", "DenseNet-121"), ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x"),
+                ("squeezenet1_1", "SqueezeNet 1.1")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -371,11 +373,16 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the fifth kind at 19:03: GoogLeNet and Inception-v3, never timed on it, at batches 1 and 8 "
                        "on two threads and one, in process and locally, measured blind (11.5%, 37; priced since with "
-                       "average poolings and then concatenations timed, none at their shapes)", "1915", GRANITE_1915,
+                       "average poolings, concatenations and thin convolutions timed, none at their shapes)", "1915", GRANITE_1915,
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("its two-thread half again (20:18), measured blind once average poolings were timed (11.6%, "
-                       "20; concatenations timed since)",
+                       "20; concatenations and thin convolutions timed since)",
                        "repeat-2019", GRANITE_1915, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the fifth kind at 21:49: DenseNet-121, ShuffleNetV2 1.0x and SqueezeNet 1.1, known only by "
+                       "their ONNX export and never served or timed on it, at batches 1 and 8 on two threads and one, "
+                       "in process and locally, measured blind once concatenations were timed (14.7%, 51; priced "
+                       "since with thin convolutions timed, none at their shapes)", "concat-2149", GRANITE_2149,
+                       machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
