@@ -131,6 +131,8 @@ GRANITE_1703 = [("alexnet", "AlexNet"), ("vgg16", "VGG-16")]
 GRANITE_1915 = [("googlenet", "GoogLeNet"), ("inception_v3", "Inception-v3")]
 GRANITE_2149 = [("densenet121", "DenseNet-121"), ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x"),
                 ("squeezenet1_1", "SqueezeNet 1.1")]
+GRANITE_2223 = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", "MobileNetV3-Large"),
+                ("regnet_y_400mf", "RegNetY-400MF")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -383,6 +385,11 @@ GOALS = [
                        "in process and locally, measured blind once concatenations were timed (14.7%, 51; priced "
                        "since with thin convolutions timed, none at their shapes)", "concat-2149", GRANITE_2149,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (22:22), measured blind once thin convolutions were timed",
+                       "repeat-2223", GRANITE_2149, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("EfficientNet-B0, MobileNetV3-Large and RegNetY-400MF, thin networks known only by their ONNX "
+                       "export and never served or timed on the fifth kind, the same configurations (22:26), measured "
+                       "blind from the same profile", "thin-2223", GRANITE_2223, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
