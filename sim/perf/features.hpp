@@ -105,8 +105,8 @@ bool is_inference_phase(const std::string& phase);
 
 // pytorch_threads: the threads PyTorch's CPU build ran the kernel on, where it dispatched
 // it (0: a GPU, or oneDNN called directly), which decides native_flops and a
-// concatenation's tensors.  Throws
-// std::invalid_argument for an operator or phase it does not know.
+// concatenation's tensors.  Throws std::invalid_argument for an operator or phase it does
+// not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase, int pytorch_threads = 0);
 
 // The features a fitted model of this operator uses: convolutions {"one", "direct_flops",
