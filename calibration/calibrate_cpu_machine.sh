@@ -51,6 +51,15 @@ activations() {
   done
 }
 $py kernels/pytorch/torch_op_bench.py --signatures <(activations) --threads 1,2 --out "$ops/activations.json" 2> /dev/null
+# The grid a function prints (its name, $1), inference only on one and two threads, timed in
+# loops ($ops/$1.json) and inside a pass of them ($ops/$1_in_pass.json).
+in_loops() {
+  $py kernels/pytorch/torch_op_bench.py --signatures <($1) --threads 1,2 --inference --out "$ops/$1.json" 2> /dev/null
+}
+in_a_pass() {
+  $py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; $1 | sed 's/.*/"&",0/') \
+    --threads 1,2 --in-pass --out "$ops/$1_in_pass.json" 2> /dev/null
+}
 # Average poolings, which none of the five networks has, on a grid of shapes (a window of 3
 # at stride 1, as Inception's branches pool; of 2 and 3 at stride 2, as DenseNet's
 # transitions and stems do), inference only (--inference: on the main thread and on a
@@ -65,15 +74,7 @@ poolings() {
     done
   done
 }
-$py kernels/pytorch/torch_op_bench.py --signatures <(poolings) --threads 1,2 --inference \
-  --out "$ops/poolings.json" 2> /dev/null
-# The grid a function prints (its name, $1), timed on one and two threads in loops
-# ($ops/$1.json) and inside a pass of them ($ops/$1_in_pass.json), inference only.
-in_loops_and_a_pass() {
-  $py kernels/pytorch/torch_op_bench.py --signatures <($1) --threads 1,2 --inference --out "$ops/$1.json" 2> /dev/null
-  $py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; $1 | sed 's/.*/"&",0/') \
-    --threads 1,2 --in-pass --out "$ops/$1_in_pass.json" 2> /dev/null
-}
+in_loops poolings
 # Concatenations along channels, which none of the five networks has, on a grid of shapes
 # (2, 4 and 8 inputs, each above and below PyTorch's grain of 32,768 values), in loops and
 # inside a pass of them, on the main thread and a request thread: PyTorch copies each input
@@ -89,7 +90,8 @@ concats() {
     done
   done
 }
-in_loops_and_a_pass concats
+in_loops concats
+in_a_pass concats
 # Thin convolutions (1x1 of 40-600 channels, 3x3 of 16-112, depthwise 3x3) and the batch
 # norms after them, at 7x7 to 56x56, batches 1 and 8, none of them a served network's shape,
 # in loops and inside a pass of them: the five networks' convolutions all take milliseconds,
@@ -112,7 +114,8 @@ thin_convs() {
     done
   done
 }
-in_loops_and_a_pass thin_convs
+in_loops thin_convs
+in_a_pass thin_convs
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

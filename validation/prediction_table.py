@@ -375,8 +375,8 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the fifth kind at 19:03: GoogLeNet and Inception-v3, never timed on it, at batches 1 and 8 "
                        "on two threads and one, in process and locally, measured blind (11.5%, 37; priced since with "
-                       "average poolings, concatenations and thin convolutions timed, none at their shapes)", "1915", GRANITE_1915,
-                       machine="devbox-xeon-granite-rapids"),
+                       "average poolings, concatenations and thin convolutions timed, none at their shapes)", "1915",
+                       GRANITE_1915, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("its two-thread half again (20:18), measured blind once average poolings were timed (11.6%, "
                        "20; concatenations and thin convolutions timed since)",
                        "repeat-2019", GRANITE_1915, machine="devbox-xeon-granite-rapids"),
