@@ -52,9 +52,11 @@ activations() {
 }
 $py kernels/pytorch/torch_op_bench.py --signatures <(activations) --threads 1,2 --out "$ops/activations.json" 2> /dev/null
 # The grid a function prints (its name, $1), inference only on one and two threads, timed in
-# loops ($ops/$1.json) and inside a pass of them ($ops/$1_in_pass.json).
+# loops ($ops/$1.json; each signature once) and inside a pass of them ($ops/$1_in_pass.json;
+# every call, as a network repeats one).
 in_loops() {
-  $py kernels/pytorch/torch_op_bench.py --signatures <($1) --threads 1,2 --inference --out "$ops/$1.json" 2> /dev/null
+  $py kernels/pytorch/torch_op_bench.py --signatures <($1 | awk '!seen[$0]++') --threads 1,2 --inference \
+    --out "$ops/$1.json" 2> /dev/null
 }
 in_a_pass() {
   $py kernels/pytorch/torch_op_bench.py --signatures <(echo kernel,train_only; $1 | sed 's/.*/"&",0/') \
@@ -116,6 +118,34 @@ thin_convs() {
 }
 in_loops thin_convs
 in_a_pass thin_convs
+# Squeeze-and-excitation blocks and the small operators around thin convolutions (batch
+# norm, ReLU, SiLU, hard swish, global average pooling, the two 1x1 convolutions on one
+# pixel, sigmoid, hard sigmoid, the channel-wise scale, the residual addition), 21-457
+# channels at 7x7 to 56x56, batches 1 and 8, none of them a served network's shape, in
+# loops and inside a pass of them: the five networks' small operators are few and some
+# follow a linear layer, after which a ReLU of 8,192 values took 200-330 us in VGG-16's
+# pass, so the ReLU's fixed cost inside a pass was fitted at 42 us where RegNet-Y's
+# passes took 5-50 us a ReLU (Granite Rapids VM, 2026-11-30).
+squeeze_excitation() {
+  for n in 1 8; do
+    for side in 7 14 28 56; do
+      for c in 21 53 101 229 457; do
+        local e=$((c * side * side)) r=$((c / 4))
+        echo "batch_norm fp32 n$n c$c hw$((side * side))"
+        for op in relu silu hardswish; do echo "$op fp32 n$n e$e"; done
+        echo "global_avgpool fp32 n$n c$c h$side w$side oh1 ow1"
+        echo "conv2d fp32 n$n c$c h1 w1 k$r r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
+        echo "relu fp32 n$n e$r"
+        echo "conv2d fp32 n$n c$r h1 w1 k$c r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
+        for op in sigmoid hardsigmoid; do echo "$op fp32 n$n e$c"; done
+        echo "mul fp32 n$n e$e c$c"
+        echo "add fp32 n$n e$e x2"
+      done
+    done
+  done
+}
+in_loops squeeze_excitation
+in_a_pass squeeze_excitation
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null

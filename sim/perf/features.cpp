@@ -130,6 +130,24 @@ int64_t pytorch_parallel_copies(const kernels::Signature& s, int threads) {
   return std::count_if(inputs.begin(), inputs.end(), [](int64_t e) { return e >= kPytorchGrainSize; });
 }
 
+namespace {
+// PyTorch's operators that run through TensorIterator, one loop over the output's values.
+bool pytorch_pointwise(const std::string& op) {
+  static const char* const ops[] = {"relu", "relu6",       "leaky_relu", "sigmoid", "tanh",           "hardswish",
+                                    "silu", "hardsigmoid", "gelu",       "add",     "mul", "channel_shuffle"};
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+}  // namespace
+
+bool pytorch_runs_in_parallel(const kernels::Signature& s, int threads) {
+  if (threads < 2) return false;
+  if (pytorch_pointwise(s.op)) return elements(s) > double(kPytorchGrainSize);
+  if (s.op == "global_avgpool")
+    return double(s.get("n")) * double(s.get("c")) * double(s.get("h")) * double(s.get("w")) >
+           double(kPytorchGrainSize);
+  return false;
+}
+
 bool pytorch_runs_natively(const kernels::Signature& s, int threads) {
   if (s.op != "conv2d" || s.dtype != "fp32") return false;
   const auto n = s.get("n"), r = s.get("r"), q = s.get("s");
@@ -141,7 +159,10 @@ bool pytorch_runs_natively(const kernels::Signature& s, int threads) {
   return n == 1 && s.get("g") == 1 && (r <= 3 || q <= 3) && small_input;
 }
 
-Features kernel_features(const kernels::Signature& s, const std::string& phase, int pytorch_threads) {
+namespace {
+
+// An operator's FLOPs, bytes and the rest, but whether PyTorch runs it in a parallel region.
+Features work(const kernels::Signature& s, const std::string& phase, int pytorch_threads) {
   if (s.op == "conv2d") return conv(s, phase, pytorch_threads);
   if (s.op == "linear") return linear(s);
   if (is_pool(s.op)) return pool(s);
@@ -176,6 +197,14 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase, 
   return f;
 }
 
+}  // namespace
+
+Features kernel_features(const kernels::Signature& s, const std::string& phase, int pytorch_threads) {
+  Features f = work(s, phase, pytorch_threads);
+  f.parallel = pytorch_runs_in_parallel(s, pytorch_threads) ? 1 : 0;
+  return f;
+}
+
 bool is_inference_phase(const std::string& phase) {
   return phase == "infer" || phase == kInferOnRequestThread || phase == kInferInPass ||
          phase == kInferInPassOnRequestThread;
@@ -195,14 +224,16 @@ std::vector<std::string> model_features(const std::string& op, bool pytorch) {
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op) || (op == "concat" && pytorch)) return {"one", "bytes", "tensors"};
+  if (op == "global_avgpool" && pytorch) return {"one", "flops", "bytes", "parallel"};
   if (is_pool(op)) return {"one", "flops", "bytes"};
+  if (pytorch_pointwise(op) && pytorch) return {"one", "bytes", "parallel"};
   return {"one", "bytes"};
 }
 
 namespace {
 const char* const kFeatureNames[] = {"one",   "flops",        "direct_flops", "winograd_flops", "native_flops",
                                      "bytes", "tensors",      "mapped_bytes", "reduction",      "streamed_flops",
-                                     "unstreamed_bytes"};
+                                     "unstreamed_bytes", "parallel"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -223,6 +254,7 @@ double feature_value(const Features& f, const std::string& name) {
   if (name == "native_flops") return f.native_flops;
   if (name == "bytes") return f.bytes;
   if (name == "tensors") return f.tensors;
+  if (name == "parallel") return f.parallel;
   if (name == "mapped_bytes") return f.mapped_bytes;
   if (name == "reduction") return f.reduction;
   if (name == "streamed_flops") return f.streamed_flops;

@@ -18,6 +18,10 @@ struct Features {
   // than one thread (pytorch_parallel_copies): inputs copied each in a parallel region of
   // its own, every one waking the team where other teams keep the cores.
   double tensors = 0;
+  // PyTorch's element-wise operators and global average pooling on more than one thread: 1
+  // where the operator runs in a parallel region (pytorch_runs_in_parallel), 0 where its
+  // caller runs it alone; 0 for every kernel its caller did not say PyTorch dispatched.
+  double parallel = 0;
   // Convolutions: the part of `flops` in a 3x3, stride-1, undilated, ungrouped kernel,
   // which GPU libraries run by Winograd's algorithm at a fraction of its nominal FLOPs
   // (cuDNN's WINOGRAD algorithms, forward and both backward phases); 0 for the rest.
@@ -79,10 +83,19 @@ inline constexpr int64_t kPytorchGrainSize = 32768;
 // under the grain) 93 us.
 int64_t pytorch_parallel_copies(const kernels::Signature& concat, int threads);
 
+// Whether PyTorch (1.13) runs an element-wise operator (an activation, an addition, a
+// product) or a global average pooling (a mean over the pixels) in a parallel region on
+// `threads` threads: TensorIterator splits a loop over more values than the grain (the
+// output's, the pooling's input) among the team, and runs a smaller one on its caller
+// alone.  Beside another team a parallel region wakes its own: on the Granite Rapids VM
+// (2026-11-30, two threads, inside passes on a request thread) a ReLU of 19,796 values
+// took 5 us and one of 32,928 102 us, an addition of 20,776 7.5 us and one of 39,592 84.
+bool pytorch_runs_in_parallel(const kernels::Signature& signature, int threads);
+
 bool is_optimizer(const std::string& op);
 bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 
-// The features a fitted model may use: "one", "flops", "bytes", "tensors", for
+// The features a fitted model may use: "one", "flops", "bytes", "tensors", "parallel", for
 // convolutions "direct_flops" (flops - winograd_flops - native_flops), "winograd_flops",
 // "native_flops" and "reduction", for messages "mapped_bytes", for linear layers
 // "streamed_flops" and "unstreamed_bytes".
@@ -104,9 +117,9 @@ inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
 bool is_inference_phase(const std::string& phase);
 
 // pytorch_threads: the threads PyTorch's CPU build ran the kernel on, where it dispatched
-// it (0: a GPU, or oneDNN called directly), which decides native_flops and a
-// concatenation's tensors.  Throws std::invalid_argument for an operator or phase it does
-// not know.
+// it (0: a GPU, or oneDNN called directly), which decides native_flops, a concatenation's
+// tensors and whether an operator runs in parallel.  Throws std::invalid_argument for an
+// operator or phase it does not know.
 Features kernel_features(const kernels::Signature& signature, const std::string& phase, int pytorch_threads = 0);
 
 // The features a fitted model of this operator uses: convolutions {"one", "direct_flops",
@@ -121,7 +134,9 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // "native_flops", a per-FLOP cost of the path it runs itself, and its linear layers
 // {"one", "flops", "streamed_flops", "unstreamed_bytes"}, the reference BLAS's weights
 // read from memory for every sample and not once for the batch; its concatenations
-// {"one", "bytes", "tensors"}, the inputs it copies in parallel regions of their own.
+// {"one", "bytes", "tensors"}, the inputs it copies in parallel regions of their own; its
+// element-wise operators {"one", "bytes", "parallel"} and global average pooling
+// {"one", "flops", "bytes", "parallel"}, a parallel region's cost where one runs.
 // Profiles fitted before a split keep what they were written with and are read so.
 std::vector<std::string> model_features(const std::string& op, bool pytorch = false);
 

@@ -281,6 +281,7 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     drop_unseen(features, g.x, "native_flops");
     drop_unseen(features, g.x, "streamed_flops");
     drop_unseen(features, g.x, "tensors");  // a concatenation on one thread copies serially
+    drop_unseen(features, g.x, "parallel");  // nor does any operator on one thread run a team
     FitModel m = fit_model(g.x, g.y, features);
     m.op = std::get<0>(id);
     m.dtype = std::get<1>(id);

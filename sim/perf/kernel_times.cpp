@@ -49,11 +49,12 @@ bool compute_bound(const kernels::Signature& sig, const std::string& phase) {
 
 std::vector<double> features_of(const FitModel& m, const kernels::Signature& sig, const std::string& phase) {
   // Features that say what PyTorch dispatched on the model's threads: a convolution it runs
-  // itself, a concatenation's inputs copied in parallel (an optimizer's tensors ignore it).
+  // itself, a concatenation's inputs copied in parallel (an optimizer's tensors ignore it),
+  // an element-wise operator run by a team.
   const auto uses = [&m](const char* name) {
     return std::find(m.features.begin(), m.features.end(), name) != m.features.end();
   };
-  const bool pytorch_split = uses("native_flops") || uses("tensors");
+  const bool pytorch_split = uses("native_flops") || uses("tensors") || uses("parallel");
   const auto f = kernel_features(sig, phase, pytorch_split ? m.threads : 0);
   std::vector<double> x;
   for (const auto& name : m.features) x.push_back(feature_value(f, name));

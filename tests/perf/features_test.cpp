@@ -114,6 +114,28 @@ TEST(Features, AConcatenationCopiesInParallelOnlyTheInputsThatReachTheGrain) {
   EXPECT_EQ(model_features("concat"), (std::vector<std::string>{"one", "bytes"}));
 }
 
+TEST(Features, AnElementWiseOperatorRunsInParallelOnlyOverTheGrain) {
+  const auto parallel = [](const std::string& text, int threads) {
+    return pytorch_runs_in_parallel(kernels::parse_signature(text), threads);
+  };
+  EXPECT_FALSE(parallel("relu fp32 n1 e19796", 2));   // its caller runs it alone
+  EXPECT_TRUE(parallel("relu fp32 n8 e4116", 2));     // 32,928 values: the batch reaches the grain
+  EXPECT_FALSE(parallel("relu fp32 n8 e4116", 1));    // one thread runs no team
+  EXPECT_FALSE(parallel("relu fp32 n1 e32768", 2));   // the grain itself is not over it
+  EXPECT_TRUE(parallel("mul fp32 n1 e89572 c457", 2));  // the product's output decides
+  EXPECT_FALSE(parallel("add fp32 n8 e2597 x2", 2));
+  EXPECT_TRUE(parallel("global_avgpool fp32 n8 c101 h7 w7 oh1 ow1", 2));  // a mean over 39,592 values
+  EXPECT_FALSE(parallel("global_avgpool fp32 n1 c229 h7 w7 oh1 ow1", 2));
+  EXPECT_FALSE(parallel("batch_norm fp32 n8 c457 hw3136", 2));  // not an element-wise loop
+  const auto sig = kernels::parse_signature("relu fp32 n8 e4116");
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread", 2).parallel, 1);
+  EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread").parallel, 0);  // not PyTorch's dispatch
+  EXPECT_EQ(model_features("relu", true), (std::vector<std::string>{"one", "bytes", "parallel"}));
+  EXPECT_EQ(model_features("relu"), (std::vector<std::string>{"one", "bytes"}));
+  EXPECT_EQ(model_features("global_avgpool", true), (std::vector<std::string>{"one", "flops", "bytes", "parallel"}));
+  EXPECT_EQ(model_features("batch_norm", true), (std::vector<std::string>{"one", "bytes"}));
+}
+
 TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
   const auto message = [](int64_t bytes) {
     return kernel_features(kernels::parse_signature("transfer u8 b" + std::to_string(bytes) + " grpc"), "push");

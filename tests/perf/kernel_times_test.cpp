@@ -198,6 +198,29 @@ TEST(KernelTimes, AConcatenationModelPricesTheInputsCopiedInParallel) {
               1e-6 + 4e-11 * bytes, 1e-12);  // each input under the grain: one serial loop
 }
 
+TEST(KernelTimes, AnElementWiseModelPricesTheTeamOnlyWhereOneRuns) {
+  Profile p;
+  p.framework.kernels_from = "framework";
+  p.framework.name = "pytorch-1.13.0-cpu-ops";
+  p.measured[{"relu fp32 n1 e8", "infer_pass_thread", 2}] = {4e-6, 4e-6, 4e-6, 5};
+  FitModel m;
+  m.op = "relu";
+  m.dtype = "fp32";
+  m.phase = "infer_pass_thread";
+  m.threads = 2;
+  m.features = {"one", "bytes", "parallel"};
+  m.coefficients = {5e-6, 3e-11, 70e-6};
+  m.points = 97;
+  p.fits.push_back(m);
+  const KernelTimes times(p, {});
+  EXPECT_NEAR(times.time("relu fp32 n1 e19796", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 19796, 1e-12);
+  EXPECT_NEAR(times.time("relu fp32 n8 e4116", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 32928 + 70e-6,
+              1e-12);  // over the grain: a team's parallel region
+  // A product and an activation nobody timed are priced by the ReLU's model, team and all.
+  EXPECT_NEAR(times.time("silu fp32 n1 e89572", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 89572 + 70e-6,
+              1e-12);
+}
+
 TEST(KernelTimes, NoBasisIsAnErrorUnlessTheFallbackIsAllowed) {
   const Profile p = relu_profile();
   EXPECT_THROW(KernelTimes(p, {}).time("softmax fp32 n2 e8", "fwd", 1), UnrunnableError);
