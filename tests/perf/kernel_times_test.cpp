@@ -174,22 +174,22 @@ TEST(KernelTimes, AConvolutionPyTorchRunsItselfOnATeamIsPricedOnOneThread) {
   EXPECT_THROW(KernelTimes(p, {}).time("conv2d fp32 n1" + shape, "infer", 2), UnrunnableError);
 }
 
-// A two-thread concatenation model fitted on PyTorch's dispatch prices each input copied in
-// a parallel region of its own (inputs reaching the grain), not those copied serially.
-TEST(KernelTimes, AConcatenationModelPricesTheInputsCopiedInParallel) {
+// A PyTorch CPU profile that timed one kernel in the model's phase and fitted the model.
+Profile pytorch_profile(const std::string& timed, const FitModel& model) {
   Profile p;
   p.framework.kernels_from = "framework";
   p.framework.name = "pytorch-1.13.0-cpu-ops";
-  p.measured[{"concat fp32 n1 64x7x7 64x7x7", "infer_thread", 2}] = {9e-6, 9e-6, 9e-6, 5};
-  FitModel m;
-  m.op = "concat";
-  m.dtype = "fp32";
-  m.phase = "infer_thread";
-  m.threads = 2;
-  m.features = {"one", "bytes", "tensors"};
-  m.coefficients = {1e-6, 4e-11, 100e-6};
-  m.points = 27;
-  p.fits.push_back(m);
+  p.measured[{timed, model.phase, model.threads}] = {9e-6, 9e-6, 9e-6, 5};
+  p.fits.push_back(model);
+  return p;
+}
+
+// A two-thread concatenation model fitted on PyTorch's dispatch prices each input copied in
+// a parallel region of its own (inputs reaching the grain), not those copied serially.
+TEST(KernelTimes, AConcatenationModelPricesTheInputsCopiedInParallel) {
+  const Profile p = pytorch_profile("concat fp32 n1 64x7x7 64x7x7", {"concat", "fp32", "infer_thread", 2,
+                                                                    {"one", "bytes", "tensors"}, {1e-6, 4e-11, 100e-6},
+                                                                    0.2, 27});
   const KernelTimes times(p, {});
   const double bytes = 4.0 * 2 * 2 * 50176;  // two inputs of 50,176 values, read and written
   EXPECT_NEAR(times.time("concat fp32 n1 256x14x14 256x14x14", "infer_thread", 2).seconds,
@@ -198,25 +198,16 @@ TEST(KernelTimes, AConcatenationModelPricesTheInputsCopiedInParallel) {
               1e-6 + 4e-11 * bytes, 1e-12);  // each input under the grain: one serial loop
 }
 
+// An element-wise model fitted on PyTorch's dispatch prices a team's parallel region only
+// where the operator runs one (over the grain of 32,768 values).
 TEST(KernelTimes, AnElementWiseModelPricesTheTeamOnlyWhereOneRuns) {
-  Profile p;
-  p.framework.kernels_from = "framework";
-  p.framework.name = "pytorch-1.13.0-cpu-ops";
-  p.measured[{"relu fp32 n1 e8", "infer_pass_thread", 2}] = {4e-6, 4e-6, 4e-6, 5};
-  FitModel m;
-  m.op = "relu";
-  m.dtype = "fp32";
-  m.phase = "infer_pass_thread";
-  m.threads = 2;
-  m.features = {"one", "bytes", "parallel"};
-  m.coefficients = {5e-6, 3e-11, 70e-6};
-  m.points = 97;
-  p.fits.push_back(m);
+  const Profile p = pytorch_profile("relu fp32 n1 e8", {"relu", "fp32", "infer_pass_thread", 2,
+                                                        {"one", "bytes", "parallel"}, {5e-6, 3e-11, 70e-6}, 0.2, 97});
   const KernelTimes times(p, {});
   EXPECT_NEAR(times.time("relu fp32 n1 e19796", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 19796, 1e-12);
   EXPECT_NEAR(times.time("relu fp32 n8 e4116", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 32928 + 70e-6,
               1e-12);  // over the grain: a team's parallel region
-  // A product and an activation nobody timed are priced by the ReLU's model, team and all.
+  // An activation nobody timed is priced by the ReLU's model, team and all.
   EXPECT_NEAR(times.time("silu fp32 n1 e89572", "infer_pass_thread", 2).seconds, 5e-6 + 3e-11 * 8 * 89572 + 70e-6,
               1e-12);
 }
