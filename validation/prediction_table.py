@@ -401,6 +401,12 @@ GOALS = [
                        "configurations (2026-12-01 00:19), measured blind once squeeze-and-excitation blocks were "
                        "timed, the VM 15-20% faster than at its calibration", "small-0019", GRANITE_0019,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the same runs priced from the VM's calibration taken half an hour after them (00:52)",
+                       "small-0019-recalibrated", GRANITE_0019, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the same configurations again (01:36), measured blind from that calibration",
+                       "small-repeat-0136", GRANITE_0019, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the 23:51 runs priced from that calibration, an hour after them", "se-2351-recalibrated",
+                       GRANITE_2351, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
