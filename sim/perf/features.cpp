@@ -131,10 +131,11 @@ int64_t pytorch_parallel_copies(const kernels::Signature& s, int threads) {
 }
 
 namespace {
-// PyTorch's operators that run through TensorIterator, one loop over the output's values.
+// PyTorch's operators that run through TensorIterator, one loop over the output's values (a
+// channel shuffle is a copy into a contiguous tensor).
 bool pytorch_pointwise(const std::string& op) {
-  static const char* const ops[] = {"relu", "relu6",       "leaky_relu", "sigmoid", "tanh",           "hardswish",
-                                    "silu", "hardsigmoid", "gelu",       "add",     "mul", "channel_shuffle"};
+  static const char* const ops[] = {"relu", "relu6", "leaky_relu", "sigmoid", "tanh", "hardswish",
+                                    "silu", "hardsigmoid", "gelu", "add", "mul", "channel_shuffle"};
   return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
 }
 }  // namespace

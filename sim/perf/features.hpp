@@ -84,12 +84,13 @@ inline constexpr int64_t kPytorchGrainSize = 32768;
 int64_t pytorch_parallel_copies(const kernels::Signature& concat, int threads);
 
 // Whether PyTorch (1.13) runs an element-wise operator (an activation, an addition, a
-// product) or a global average pooling (a mean over the pixels) in a parallel region on
-// `threads` threads: TensorIterator splits a loop over more values than the grain (the
-// output's, the pooling's input) among the team, and runs a smaller one on its caller
-// alone.  Beside another team a parallel region wakes its own: on the Granite Rapids VM
-// (2026-11-30, two threads, inside passes on a request thread) a ReLU of 19,796 values
-// took 5 us and one of 32,928 102 us, an addition of 20,776 7.5 us and one of 39,592 84.
+// product, a channel shuffle's copy) or a global average pooling (a mean over the pixels)
+// in a parallel region on `threads` threads: TensorIterator splits a loop over more values
+// than the grain (the output's, the pooling's input) among the team, and runs a smaller
+// one on its caller alone.  Beside another team a parallel region wakes its own: on the
+// Granite Rapids VM (2026-11-30, two threads, inside passes on a request thread) a ReLU of
+// 19,796 values took 5 us and one of 32,928 102 us, an addition of 20,776 7.5 us and one
+// of 39,592 84.
 bool pytorch_runs_in_parallel(const kernels::Signature& signature, int threads);
 
 bool is_optimizer(const std::string& op);
