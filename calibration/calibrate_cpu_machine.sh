@@ -100,22 +100,26 @@ in_a_pass concats
 # so without these the fits' fixed cost a call is the intercept of large kernels (615 us a
 # convolution on two threads on a request thread on the Granite Rapids VM, 341 us with them),
 # and DenseNet's, ShuffleNet's and SqueezeNet's served passes were priced 12-86% slow.
-thin_convs() {
+# Calls $1 with each batch (1, 8) and side (7, 14, 28, 56) of the thin grids below.
+at_thin_shapes() {
   for n in 1 8; do
-    for side in 7 14 28 56; do
-      for ck in "40 40" "80 80" "152 152" "320 80" "600 120"; do
-        set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1"
-      done
-      for ck in "16 16" "48 24" "112 40"; do
-        set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1"
-      done
-      for c in 44 92 176; do
-        echo "conv2d fp32 n$n c$c h$side w$side k$c r3 s3 pad1,1,1,1 str1,1 dil1,1 g$c"
-        echo "batch_norm fp32 n$n c$c hw$((side * side))"
-      done
-    done
+    for side in 7 14 28 56; do "$1" "$n" "$side"; done
   done
 }
+thin_convs_at() {
+  local n=$1 side=$2
+  for ck in "40 40" "80 80" "152 152" "320 80" "600 120"; do
+    set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1"
+  done
+  for ck in "16 16" "48 24" "112 40"; do
+    set -- $ck; echo "conv2d fp32 n$n c$1 h$side w$side k$2 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1"
+  done
+  for c in 44 92 176; do
+    echo "conv2d fp32 n$n c$c h$side w$side k$c r3 s3 pad1,1,1,1 str1,1 dil1,1 g$c"
+    echo "batch_norm fp32 n$n c$c hw$((side * side))"
+  done
+}
+thin_convs() { at_thin_shapes thin_convs_at; }
 in_loops thin_convs
 in_a_pass thin_convs
 # Squeeze-and-excitation blocks and the small operators around thin convolutions (batch
@@ -126,24 +130,22 @@ in_a_pass thin_convs
 # follow a linear layer, after which a ReLU of 8,192 values took 200-330 us in VGG-16's
 # pass, so the ReLU's fixed cost inside a pass was fitted at 42 us where RegNet-Y's
 # passes took 5-50 us a ReLU (Granite Rapids VM, 2026-11-30).
-squeeze_excitation() {
-  for n in 1 8; do
-    for side in 7 14 28 56; do
-      for c in 21 53 101 229 457; do
-        local e=$((c * side * side)) r=$((c / 4))
-        echo "batch_norm fp32 n$n c$c hw$((side * side))"
-        for op in relu silu hardswish; do echo "$op fp32 n$n e$e"; done
-        echo "global_avgpool fp32 n$n c$c h$side w$side oh1 ow1"
-        echo "conv2d fp32 n$n c$c h1 w1 k$r r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
-        echo "relu fp32 n$n e$r"
-        echo "conv2d fp32 n$n c$r h1 w1 k$c r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
-        for op in sigmoid hardsigmoid; do echo "$op fp32 n$n e$c"; done
-        echo "mul fp32 n$n e$e c$c"
-        echo "add fp32 n$n e$e x2"
-      done
-    done
+squeeze_excitation_at() {
+  local n=$1 side=$2
+  for c in 21 53 101 229 457; do
+    local e=$((c * side * side)) r=$((c / 4))
+    echo "batch_norm fp32 n$n c$c hw$((side * side))"
+    for op in relu silu hardswish; do echo "$op fp32 n$n e$e"; done
+    echo "global_avgpool fp32 n$n c$c h$side w$side oh1 ow1"
+    echo "conv2d fp32 n$n c$c h1 w1 k$r r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
+    echo "relu fp32 n$n e$r"
+    echo "conv2d fp32 n$n c$r h1 w1 k$c r1 s1 pad0,0,0,0 str1,1 dil1,1 g1 bias"
+    for op in sigmoid hardsigmoid; do echo "$op fp32 n$n e$c"; done
+    echo "mul fp32 n$n e$e c$c"
+    echo "add fp32 n$n e$e x2"
   done
 }
+squeeze_excitation() { at_thin_shapes squeeze_excitation_at; }
 in_loops squeeze_excitation
 in_a_pass squeeze_excitation
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
