@@ -13,9 +13,11 @@
 # request threads call it, into NETWORK_bBATCH_infer_thread.json).  SUFFIX, when given,
 # goes before .json in either inference mode, so that one calibration can time a phase
 # more than once and the fit pool the repetitions.  MODE in-pass times the inference forward
-# of every call inside whole passes of the network, on the main thread and on a request
-# thread (phases infer_pass and infer_pass_thread, kernels/pytorch/in_pass.py), into
-# NETWORK_bBATCH_in_passSUFFIX.json.  Run it on an otherwise idle machine;
+# of every call inside whole passes of the network, on the main thread, on a request thread
+# and on two request threads taking turns (phases infer_pass, infer_pass_thread and
+# infer_pass_turns, kernels/pytorch/in_pass.py), into NETWORK_bBATCH_in_passSUFFIX.json;
+# MODE in-pass-turns the last alone, into NETWORK_bBATCH_in_pass_turnsSUFFIX.json.  Run it
+# on an otherwise idle machine;
 # the JSON context records the CPU, its flags, the library versions and the thread
 # counts.  `dlsim calibrate --cpu` does the same and fits at once.
 set -euo pipefail
@@ -36,12 +38,16 @@ for entry in $models; do
   for batch in ${batches//,/ }; do
     sig=$(mktemp)
     listing=kernels
-    [ "$mode" = in-pass ] && listing=csv  # every call of the pass, in order
+    [[ "$mode" = in-pass* ]] && listing=csv  # every call of the pass, in order
     build/sim/cli/dlsim model "$model" --batch "$batch" --format "$listing" > "$sig"
     echo "measuring $name at batch $batch, threads $threads, via $via, $mode"
     if [ "$mode" = in-pass ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --in-pass --repetitions 5 --min-time 0.2 --out "$out/${name}_b${batch}_in_pass$suffix.json" 2> /dev/null
+    elif [ "$mode" = in-pass-turns ]; then
+      /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
+        --in-pass --pass-threads turns --repetitions 5 --min-time 0.2 \
+        --out "$out/${name}_b${batch}_in_pass_turns$suffix.json" 2> /dev/null
     elif [ "$mode" = request-thread ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --request-thread --repetitions 5 --out "$out/${name}_b${batch}_infer_thread$suffix.json" 2> /dev/null

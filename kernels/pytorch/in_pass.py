@@ -8,6 +8,18 @@ by kernels/pytorch/pass_vs_operators.py) real torchvision passes of ResNet-18, M
 and ResNet-50 at batches 1 and 8 came within -2..+13% of the operators timed here,
 interleaved with them, and -1..+28% from the same operators timed in loops.
 
+Where a pass runs matters as much on two threads.  On a request thread, beside another
+thread's OpenMP team, idle threads sleep at once and every parallel region wakes its team;
+where one request thread runs pass after pass, the scheduler keeps its team on the other
+core, and on a VM whose idle vCPUs halt (the Granite Rapids VM, guest_halt_poll_ns = 0) each
+wake then costs the host's wake of that vCPU.  A server's connections take turns instead,
+each pass on another request thread, and the team then mostly shares its caller's core:
+MobileNetV3-Small at batch 1 on two threads took 30-35 ms a pass on one request thread,
+19.5 ms with its team pinned to the caller's core, 21.5-21.8 ms taking turns, and 21.8-24.0
+ms under a real server's lock (2026-12-01, the Granite Rapids VM; MNASNet 0.5 48.9, 31.4
+and 32.9-34.2 ms).  So the passes are timed three ways: on the main thread, on one request
+thread, and taking turns between two request threads (PASS_THREADS).
+
 Every call of the pass gets tensors of its own, so that weights are as cold as a real
 network's.  Before each timed call its data inputs are rewritten in place by the same
 team of threads (x *= 1), untimed: as a real pass's predecessor leaves them, warm in the
@@ -24,9 +36,10 @@ import torch
 
 import benchmark_file
 
-# The first phase is a pass on the process's main thread; the second on a server's
-# request thread (infer_thread's counterpart).
-PHASE, REQUEST_THREAD_PHASE = "infer_pass", "infer_pass_thread"
+# The phase of each place a pass runs: the process's main thread; a server's request thread
+# (infer_thread's counterpart), pass after pass; two request threads taking turns, a pass
+# each, as a server's connections do under its model's lock.
+PASS_THREADS = {"main": "infer_pass", "request": "infer_pass_thread", "turns": "infer_pass_turns"}
 
 
 def read_pass(lines, name):
@@ -39,36 +52,37 @@ def read_pass(lines, name):
     return [r["kernel"] for r in reader if r["kernel"] and r["train_only"] == "0"]
 
 
-def time_passes(calls, repetitions, min_time, warmup=2):
+def time_passes(calls, repetitions, min_time, warmup=2, run=lambda one_pass: one_pass()):
     """{signature: benchmark_file.Timed} for calls [(signature, fn, inputs)] run as passes:
     seconds (and process CPU seconds) per call of each signature, one figure per
-    repetition; the `warmup` first passes stay out."""
+    repetition; the `warmup` first passes stay out.  run(one_pass) runs each pass where it
+    is to run (on the calling thread by default)."""
     def one_pass(wall, cpu):
-        for i, (_, fn, inputs) in enumerate(calls):
-            for t in inputs:
-                t.mul_(1.0)
-            c, s = time.process_time(), time.perf_counter()
-            fn()
-            wall[i] += time.perf_counter() - s
-            cpu[i] += time.process_time() - c
+        with torch.no_grad():  # grad mode is the running thread's own
+            for i, (_, fn, inputs) in enumerate(calls):
+                for t in inputs:
+                    t.mul_(1.0)
+                c, s = time.process_time(), time.perf_counter()
+                fn()
+                wall[i] += time.perf_counter() - s
+                cpu[i] += time.process_time() - c
 
-    with torch.no_grad():
-        start = time.perf_counter()
-        for _ in range(warmup):
-            one_pass([0.0] * len(calls), [0.0] * len(calls))
-        first = (time.perf_counter() - start) / max(warmup, 1)
-        passes = max(1, math.ceil(min_time / max(first, 1e-9)))
-        count = collections.Counter(sig for sig, _, _ in calls)
-        times, cpu_times = collections.defaultdict(list), collections.defaultdict(list)
-        for _ in range(repetitions):
-            wall, cpu = [0.0] * len(calls), [0.0] * len(calls)
-            for _ in range(passes):
-                one_pass(wall, cpu)
-            per_sig_wall, per_sig_cpu = collections.Counter(), collections.Counter()
-            for (sig, _, _), w, c in zip(calls, wall, cpu):
-                per_sig_wall[sig] += w
-                per_sig_cpu[sig] += c
-            for sig in count:
-                times[sig].append(per_sig_wall[sig] / (passes * count[sig]))
-                cpu_times[sig].append(per_sig_cpu[sig] / (passes * count[sig]))
+    start = time.perf_counter()
+    for _ in range(warmup):
+        run(lambda: one_pass([0.0] * len(calls), [0.0] * len(calls)))
+    first = (time.perf_counter() - start) / max(warmup, 1)
+    passes = max(1, math.ceil(min_time / max(first, 1e-9)))
+    count = collections.Counter(sig for sig, _, _ in calls)
+    times, cpu_times = collections.defaultdict(list), collections.defaultdict(list)
+    for _ in range(repetitions):
+        wall, cpu = [0.0] * len(calls), [0.0] * len(calls)
+        for _ in range(passes):
+            run(lambda: one_pass(wall, cpu))
+        per_sig_wall, per_sig_cpu = collections.Counter(), collections.Counter()
+        for (sig, _, _), w, c in zip(calls, wall, cpu):
+            per_sig_wall[sig] += w
+            per_sig_cpu[sig] += c
+        for sig in count:
+            times[sig].append(per_sig_wall[sig] / (passes * count[sig]))
+            cpu_times[sig].append(per_sig_cpu[sig] / (passes * count[sig]))
     return {sig: benchmark_file.Timed(times[sig], cpu_times[sig], passes * count[sig]) for sig in count}

@@ -22,10 +22,11 @@ runs on, without a rule per case.  Each phase is what autograd runs:
                HTTP or gRPC server's request threads call it (both modes; --request-thread
                times only this one): on two threads PyTorch's operators run slower there
                (libgomp's teams), ResNet-18 at batch 1 20-26 ms a pass instead of 14
-  infer_pass, infer_pass_thread
+  infer_pass, infer_pass_thread, infer_pass_turns
                the inference forward timed inside whole passes of a network, on the main
-               thread and on a request thread (--in-pass, in_pass.py): weights cold, inputs
-               as the previous operator leaves them
+               thread, on a request thread and on two request threads taking turns, a pass
+               each (--in-pass, in_pass.py): weights cold, inputs as the previous operator
+               leaves them
   bwd_data     the gradient of its input (all gradients for batch norm and the rest)
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
@@ -43,6 +44,7 @@ reported as an errored row; the others still run.
 import argparse
 import concurrent.futures
 import ctypes
+import itertools
 import mmap
 import re
 import sys
@@ -407,16 +409,27 @@ def pass_calls(texts):
     return calls, failed
 
 
-def in_pass_rows(texts, threads, a, request_thread):
-    """Rows for the calls of one pass (in_pass.py) on `threads` threads, on the main thread
-    or, given one, the request thread; a call that cannot be built is one errored row and
-    the pass runs without it."""
-    phase = in_pass.REQUEST_THREAD_PHASE if request_thread else in_pass.PHASE
+def taking_turns(threads):
+    """Runs each pass it is given on the next of `threads` (executors of one thread each), as
+    a server's connections take turns under its model's lock, and waits for it."""
+    turns = itertools.cycle(threads)
+    return lambda one_pass: next(turns).submit(one_pass).result()
+
+
+def in_pass_rows(texts, threads, a, place, request_threads):
+    """Rows for the calls of one pass (in_pass.py) on `threads` threads where `place` says
+    (in_pass.PASS_THREADS): on the main thread, pass after pass on the first of the
+    request threads, or taking turns between them; a call that cannot be built is one
+    errored row and the pass runs without it."""
+    phase = in_pass.PASS_THREADS[place]
     calls, failed = pass_calls(texts)
     rows = [{"name": f"{text} | threads={threads} | {phase}", "run_type": "iteration", "error_occurred": True,
              "error_message": error} for text, error in failed.items()]
-    run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
-    timed = request_thread.submit(run).result() if request_thread else run()
+    if place == "turns":
+        timed = in_pass.time_passes(calls, a.repetitions, a.min_time, run=taking_turns(request_threads))
+    else:
+        run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
+        timed = request_threads[0].submit(run).result() if place == "request" else run()
     for text, t in timed.items():
         rows += benchmark_file.timing_rows(f"{text} | threads={threads} | {phase}", t, threads)
     print(f"torch_op_bench: a pass of {len(calls)} calls on {threads} thread(s), {phase}", file=sys.stderr)
@@ -432,14 +445,20 @@ def main():
     ap.add_argument("--request-thread", action="store_true",
                     help="the inference forward only, called from a request thread (phase infer_thread)")
     ap.add_argument("--in-pass", action="store_true",
-                    help="every call of an inference pass timed inside whole passes (phases infer_pass and "
-                         "infer_pass_thread, in_pass.py)")
+                    help="every call of an inference pass timed inside whole passes (phases infer_pass, "
+                         "infer_pass_thread and infer_pass_turns, in_pass.py)")
+    ap.add_argument("--pass-threads", default=",".join(in_pass.PASS_THREADS),
+                    help="with --in-pass, where the passes run, comma-separated: main (the main thread), request "
+                         "(one request thread), turns (two request threads taking turns)")
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--min-time", type=float, default=0.05, help="seconds per repetition at least")
     ap.add_argument("--out", required=True, help="Google Benchmark JSON to write")
     a = ap.parse_args()
     try:
         threads = [int(t) for t in a.threads.split(",")]
+        places = a.pass_threads.split(",")
+        if not set(places) <= set(in_pass.PASS_THREADS):
+            raise ValueError(f"--pass-threads {a.pass_threads}: expected some of {','.join(in_pass.PASS_THREADS)}")
         if a.in_pass:
             with open(a.signatures, newline="") as f:
                 signatures = in_pass.read_pass(f, a.signatures)
@@ -451,22 +470,25 @@ def main():
     torch.manual_seed(0)
     allocator = steady_state_allocator()
     training = not (a.inference or a.request_thread or a.in_pass)
-    request_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # one, reused, as a server's
+    # One request thread, reused, as a server's; a second takes turns with it.
+    request_threads = [concurrent.futures.ThreadPoolExecutor(max_workers=1) for _ in range(2)]
     rows = []
-    # The request thread's phases come after every main-thread one: once a second thread
+    # The request threads' phases come after every main-thread one: once a second thread
     # has run a team, libgomp manages more threads than there are cores and lets idle
     # workers sleep at once, so every later parallel region of the main thread wakes its
     # team (Adam's update of ResNet-18 on two threads: 10 ms, 30 ms after one request-thread
     # call) where a training process, running one team, does not.
-    for on_request_thread in (False, True):
+    for place in ([p for p in in_pass.PASS_THREADS if p in places] if a.in_pass else ["main", "request"]):
         for t in threads:
             torch.set_num_threads(t)
-            request_thread.submit(torch.set_num_threads, t).result()
+            for thread in request_threads:
+                thread.submit(torch.set_num_threads, t).result()
             if a.in_pass:
-                rows += in_pass_rows(signatures, t, a, request_thread if on_request_thread else None)
+                rows += in_pass_rows(signatures, t, a, place, request_threads)
                 continue
+            request_thread = request_threads[0] if place == "request" else None
             for text in signatures:
-                rows += time_signature(text, t, training, a, request_thread if on_request_thread else None)
+                rows += time_signature(text, t, training, a, request_thread)
     mode = ("passes" if a.in_pass else "training" if training
             else "inference from a request thread" if a.request_thread else "inference")
     context = benchmark_file.machine_context(

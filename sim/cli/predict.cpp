@@ -111,25 +111,26 @@ int kernel_threads(const scenario::RunSpec& spec, const hardware::Catalog& catal
   return instance.cores();
 }
 
-// Whether a serving process's teams outnumber the machine's cores: each thread that runs
-// passes keeps a team of `threads`, its own and threads - 1 the runtime manages, as does a
-// loader thread that ran parallel operators, and libgomp counts those and the process's
-// first thread against the cores (its "throttled" spin: idle threads sleep at once where
-// there are more).  Said in the notes when so.
-bool teams_oversubscribed(const scenario::RunSpec& spec, const hardware::Catalog& catalog, int threads,
-                          std::string& notes) {
-  if (!spec.serving || threads < 2) return false;
+// Where a serving process's passes run (perf::PassThreads): whether its teams outnumber the
+// machine's cores (each thread that runs passes keeps a team of `threads`, its own and
+// threads - 1 the runtime manages, as does a loader thread that ran parallel operators, and
+// libgomp counts those and the process's first thread against the cores: its "throttled"
+// spin, idle threads sleep at once where there are more), and if so whether several request
+// threads take turns running them.  Said in the notes when they outnumber the cores.
+perf::PassThreads pass_threads(const scenario::RunSpec& spec, const hardware::Catalog& catalog, int threads,
+                               std::string& notes) {
+  if (!spec.serving || threads < 2) return perf::PassThreads::own_cores;
   const int passing = spec.serving->pass_threads;
   const bool loader = spec.serving->loader_team;
   const int teams = passing + (loader ? 1 : 0);
   const int cores = scenario::host_cores(spec.system, catalog);
   const int64_t managed = 1 + int64_t{teams} * (threads - 1);
-  if (managed <= cores) return false;
-  notes += fmt::format("{}{} thread{} running passes{}, a team of {} each: {} runtime threads on {} cores, so idle ones "
-                       "sleep and every operator wakes its team",
-                       notes.empty() ? "" : "; ", passing, passing == 1 ? "" : "s",
+  if (managed <= cores) return perf::PassThreads::own_cores;
+  notes += fmt::format("{}{} thread{} running passes{}{}, a team of {} each: {} runtime threads on {} cores, so idle "
+                       "ones sleep and every operator wakes its team",
+                       notes.empty() ? "" : "; ", passing, passing == 1 ? "" : "s", passing == 1 ? "" : " in turns",
                        loader ? " and the model's loader" : "", threads, managed, cores);
-  return true;
+  return passing > 1 ? perf::PassThreads::taking_turns : perf::PassThreads::one_request_thread;
 }
 
 }  // namespace
@@ -618,11 +619,11 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   if (options.cpu) p.scaling = options.cpu->basis;
   const perf::KernelTimes times(profile, options);
   const int threads = kernel_threads(spec, catalog, p.scaling);
-  const bool oversubscribed = teams_oversubscribed(spec, catalog, threads, p.scaling);
+  const perf::PassThreads where = pass_threads(spec, catalog, threads, p.scaling);
   p.plan = spec.workload.kind == scenario::WorkloadKind::train
                ? perf::training_plan(model, spec.workload.batch, spec.training->optimizer, threads, times, rules)
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
-                                      oversubscribed);
+                                      where);
   if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
   p.totals = p.plan.totals();
   return p;

@@ -112,8 +112,17 @@ inline constexpr const char* kInferOnRequestThread = "infer_thread";
 // leaves them.  Where a profile has them, a pass is priced from them.
 inline constexpr const char* kInferInPass = "infer_pass";
 inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
+// Inside whole passes on two request threads taking turns, a pass each, as a server's
+// connections do under its model's lock.  Where a team's idle threads sleep, one request
+// thread running pass after pass keeps its team on another core, whose wakes cost most on a
+// VM that halts idle vCPUs; threads taking turns often keep it on their own core, where a
+// wake is a context switch: on the Granite Rapids VM (2026-12-01, two threads)
+// MobileNetV3-Small's batch-1 pass took 30-35 ms on one request thread, 20.8-21.8 taking
+// turns and 21.8-24.0 under a real server's lock (larger passes, at batch 8, ran apart:
+// validation/data/pass_placement_devbox_granite_0311.jsonl).
+inline constexpr const char* kInferInPassTakingTurns = "infer_pass_turns";
 
-// An eval, no-grad forward: "infer", kInferOnRequestThread or either in-pass phase ("fwd"
+// An eval, no-grad forward: "infer", kInferOnRequestThread or any in-pass phase ("fwd"
 // is training's).
 bool is_inference_phase(const std::string& phase);
 

@@ -1,5 +1,6 @@
 #include "perf/step_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -51,7 +52,7 @@ struct Builder {
   const FrameworkRules& rules;
   graph::DataType type;
   StepPlan plan;
-  bool oversubscribed = false;  // inference beside other threads' teams, more runtime threads than cores
+  PassThreads where = PassThreads::own_cores;  // inference's
 
   void call(Stage stage, const Node& node, const std::string& signature, const std::string& phase) {
     push(stage, node.name, signature, phase, times.time(signature, phase, threads));
@@ -115,9 +116,12 @@ struct Builder {
   // leaves the eval forward to the roofline.
   std::string inference_phase(const std::string& sig) const {
     const std::string op = times.priced_as(sig);
-    if (oversubscribed && threads > 1)
+    if (where != PassThreads::own_cores && threads > 1) {
+      if (where == PassThreads::taking_turns && times.has_phase(op, kInferInPassTakingTurns))
+        return kInferInPassTakingTurns;
       for (const char* phase : {kInferInPassOnRequestThread, kInferOnRequestThread})
         if (times.has_phase(op, phase)) return phase;
+    }
     if (times.has_phase(op, kInferInPass)) return kInferInPass;
     if (times.has_phase(op, "infer") || !times.has_phase(op, "fwd")) return "infer";
     const auto parsed = kernels::parse_signature(sig);
@@ -191,15 +195,18 @@ struct Builder {
   }
 
   // Beside other teams, more threads than cores, with more than one thread: every operator
-  // of the pass wakes its team (kTeamWakeOp), where the profile timed that.
+  // of the pass wakes its team (kTeamWakeOp), where the profile timed that, but those timed
+  // inside passes taking turns, whose times hold their wakes as such passes pay them.
   void team_wakes() {
-    if (!oversubscribed || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
+    if (where == PassThreads::own_cores || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
     const std::string sig = team_wake_signature();
     const Answer after_idle = times.time(sig, "after_idle", threads);
     const double wake = std::max(
         after_idle.seconds - times.time(sig, "idle", threads).seconds - times.time(sig, "back_to_back", threads).seconds,
         0.0);
-    const auto operators = static_cast<int64_t>(plan.calls.size());
+    const auto operators = std::count_if(plan.calls.begin(), plan.calls.end(),
+                                         [](const KernelCall& c) { return c.phase != kInferInPassTakingTurns; });
+    if (operators == 0) return;
     Answer a = after_idle;
     a.seconds = wake * double(operators);
     a.cpu_seconds = a.seconds;  // the caller spins at the team's barrier, its sleeping threads take no CPU
@@ -276,8 +283,8 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
 }
 
 StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
-                        const FrameworkRules& rules, graph::DataType type, bool oversubscribed) {
-  Builder b{graph, batch, threads, times, rules, type, {}, oversubscribed};
+                        const FrameworkRules& rules, graph::DataType type, PassThreads where) {
+  Builder b{graph, batch, threads, times, rules, type, {}, where};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);
   b.team_wakes();

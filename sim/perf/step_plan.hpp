@@ -88,13 +88,25 @@ std::vector<std::string> calibration_signatures(const graph::Graph& graph, int64
 StepPlan training_plan(const graph::Graph& graph, int64_t batch, const std::string& optimizer, int threads,
                        const KernelTimes& times, const FrameworkRules& rules,
                        graph::DataType type = graph::DataType::fp32);
-// oversubscribed: the pass runs while other threads of its process keep OpenMP teams of
-// their own, more runtime threads than the machine has cores, so libgomp lets idle ones
-// sleep at once (a server whose requests come in on several threads): operators timed so
-// (on a request thread beside the main thread's team) where the profile has them, each
-// waking its team where the profile timed that on more than one thread.
+// Where an inference pass runs, as libgomp's teams decide its operators' speed.
+enum class PassThreads {
+  // Its team's idle threads spin: the process's teams fit the machine's cores.
+  own_cores,
+  // Other threads of its process keep OpenMP teams of their own, more runtime threads than
+  // cores, so libgomp lets idle ones sleep at once, and one request thread runs pass after
+  // pass (a loader thread kept a team beside it): operators timed so (on a request thread
+  // beside the main thread's team) where the profile has them, each waking its team where
+  // the profile timed that on more than one thread.
+  one_request_thread,
+  // The same with the passes taking turns on several request threads (a server's
+  // connections, or gRPC's pool): operators timed inside passes taking turns
+  // (kInferInPassTakingTurns), their wakes in them, where the profile has them; else as
+  // one_request_thread.
+  taking_turns,
+};
+
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                         const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32,
-                        bool oversubscribed = false);
+                        PassThreads where = PassThreads::own_cores);
 
 }  // namespace dlsim::perf

@@ -89,8 +89,10 @@ TEST(TorchOpBench, RequestThreadPhasesComeAfterEveryMainThreadPhase) {
 
 // --in-pass times every call of ResNet-18's inference pass (dlsim model --format csv, the
 // loss left out) inside whole passes: phase infer_pass on the main thread for every thread
-// count, then infer_pass_thread on the request thread; a signature the pass calls four
-// times counts four calls a pass.  A listing that is not that CSV is refused.
+// count, then infer_pass_thread on the request thread, then infer_pass_turns on two request
+// threads taking turns; a signature the pass calls four times counts four calls a pass.
+// --pass-threads picks some of the three.  A listing that is not that CSV, or a place that
+// is none of them, is refused.
 TEST(TorchOpBench, InPassTimesEveryCallOfAPassOnEachThread) {
   const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
   fs::create_directories(dir);
@@ -99,28 +101,44 @@ TEST(TorchOpBench, InPassTimesEveryCallOfAPassOnEachThread) {
   ASSERT_EQ(model.exit_code, 0) << model.output;
   std::ofstream(listing) << model.output;
   const auto raw = (dir / "resnet18_b1_in_pass.json").string();
-  const auto bench = [&](const std::string& file) {
+  const auto bench = [&](const std::string& file, const std::string& places = "main,request,turns") {
     return dlsim::testing::run_command(
         DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", file, "--in-pass",
-                       "--threads", "1,2", "--repetitions", "1", "--min-time", "0.001", "--out", raw}, true);
+                       "--pass-threads", places, "--threads", "1,2", "--repetitions", "1", "--min-time", "0.001",
+                       "--out", raw}, true);
+  };
+  const auto phases_timed = [&] {
+    const auto j = nlohmann::json::parse(read(raw));
+    EXPECT_EQ(j["context"]["mode"], "passes");
+    std::vector<std::string> phases;
+    for (const auto& b : j["benchmarks"]) {
+      EXPECT_FALSE(b.value("error_occurred", false)) << b.dump();
+      const auto name = b["name"].get<std::string>();
+      phases.push_back(name.substr(name.rfind("| ") + 2));
+      if (name == "conv2d fp32 n1 c64 h56 w56 k64 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1 | threads=2 | infer_pass") {
+        EXPECT_EQ(b["iterations"], 4);  // layer1's four convolutions, one pass
+      }
+    }
+    return phases;
   };
   const auto run = bench(listing);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto j = nlohmann::json::parse(read(raw));
-  EXPECT_EQ(j["context"]["mode"], "passes");
-  std::vector<std::string> phases;
-  for (const auto& b : j["benchmarks"]) {
-    EXPECT_FALSE(b.value("error_occurred", false)) << b.dump();
-    const auto name = b["name"].get<std::string>();
-    phases.push_back(name.substr(name.rfind("| ") + 2));
-    if (name == "conv2d fp32 n1 c64 h56 w56 k64 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1 | threads=2 | infer_pass") {
-      EXPECT_EQ(b["iterations"], 4);  // layer1's four convolutions, one pass
-    }
-  }
   // 28 signatures (the loss left out), on two thread counts, each phase after the other.
-  ASSERT_EQ(phases.size(), 4u * 28u);
+  const auto phases = phases_timed();
+  ASSERT_EQ(phases.size(), 6u * 28u);
   EXPECT_EQ(std::count(phases.begin(), phases.begin() + 56, "infer_pass"), 56);
-  EXPECT_EQ(std::count(phases.begin() + 56, phases.end(), "infer_pass_thread"), 56);
+  EXPECT_EQ(std::count(phases.begin() + 56, phases.begin() + 112, "infer_pass_thread"), 56);
+  EXPECT_EQ(std::count(phases.begin() + 112, phases.end(), "infer_pass_turns"), 56);
+
+  const auto turns = bench(listing, "turns");
+  ASSERT_EQ(turns.exit_code, 0) << turns.output;
+  const auto turns_only = phases_timed();
+  EXPECT_EQ(turns_only.size(), 56u);
+  EXPECT_EQ(std::count(turns_only.begin(), turns_only.end(), "infer_pass_turns"), 56);
+  const auto nowhere = bench(listing, "main,elsewhere");
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_NE(nowhere.output.find("--pass-threads main,elsewhere: expected some of main,request,turns"),
+            std::string::npos) << nowhere.output;
 
   const auto kernels = (dir / "resnet18_b1.kernels").string();
   std::ofstream(kernels) << "relu fp32 n4 e16\n";

@@ -83,14 +83,17 @@ TEST(StepPlan, AGpuProfileTimedInTrainingRunsBatchNormsEvalForward) {
   EXPECT_EQ(count(cpu, "fwd", "batch_norm"), 20u);
 }
 
-// ResNet-18's inference pass at batch 8 on `threads`, beside other teams with more runtime
-// threads than cores or alone, priced from `profile` (anything it lacks by the roofline).
-StepPlan resnet18_pass(const Profile& profile, int threads, bool oversubscribed) {
+// ResNet-18's inference pass at batch 8 on `threads`, where `where` says, priced from
+// `profile` (anything it lacks by the roofline).
+StepPlan resnet18_pass(const Profile& profile, int threads, PassThreads where) {
   FrameworkRules rules;
   rules.kernels_from = "framework";
   return inference_plan(graph::zoo_model("resnet18"), 8, threads, any_kernel(profile), rules,
-                        graph::DataType::fp32, oversubscribed);
+                        graph::DataType::fp32, where);
 }
+constexpr auto kAlone = PassThreads::own_cores;
+constexpr auto kCrowded = PassThreads::one_request_thread;
+constexpr auto kTurns = PassThreads::taking_turns;
 
 TEST(StepPlan, AnOversubscribedPassRunsTheForwardTimedSoOnMoreThanOneThread) {
   // Batch norm timed as a request thread calls it beside another team (and plainly),
@@ -100,12 +103,12 @@ TEST(StepPlan, AnOversubscribedPassRunsTheForwardTimedSoOnMoreThanOneThread) {
   profile.fits.push_back({"batch_norm", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
   profile.fits.push_back({"batch_norm", "fp32", kInferOnRequestThread, 1, {"one"}, {2e-6}, 0, 3});
   profile.fits.push_back({"conv2d", "fp32", "infer", 1, {"one"}, {1e-6}, 0, 3});
-  const StepPlan served = resnet18_pass(profile, 2, true);
+  const StepPlan served = resnet18_pass(profile, 2, kCrowded);
   EXPECT_EQ(count(served, kInferOnRequestThread), 20u);  // the batch norms
   EXPECT_EQ(count(served, kInferOnRequestThread, "batch_norm"), 20u);
   EXPECT_EQ(count(served, "infer", "conv2d"), 20u);
-  EXPECT_EQ(count(resnet18_pass(profile, 1, true), kInferOnRequestThread), 0u);
-  EXPECT_EQ(count(resnet18_pass(profile, 2, false), kInferOnRequestThread), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, kCrowded), kInferOnRequestThread), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 2, kAlone), kInferOnRequestThread), 0u);
 }
 
 TEST(StepPlan, APassRunsTheForwardTimedInsidePassesWhereTheProfileHasIt) {
@@ -118,15 +121,24 @@ TEST(StepPlan, APassRunsTheForwardTimedInsidePassesWhereTheProfileHasIt) {
     profile.fits.push_back({"conv2d", "fp32", phase, 1, {"one"}, {1e-6}, 0, 3});
   for (const char* phase : {"infer", kInferOnRequestThread})
     profile.fits.push_back({"batch_norm", "fp32", phase, 1, {"one"}, {1e-6}, 0, 3});
-  const StepPlan alone = resnet18_pass(profile, 2, false);
+  const StepPlan alone = resnet18_pass(profile, 2, kAlone);
   EXPECT_EQ(count(alone, kInferInPass, "conv2d"), 20u);
   EXPECT_EQ(count(alone, kInferInPass), 20u);
   EXPECT_EQ(count(alone, "infer", "batch_norm"), 20u);
-  const StepPlan crowded = resnet18_pass(profile, 2, true);
+  const StepPlan crowded = resnet18_pass(profile, 2, kCrowded);
   EXPECT_EQ(count(crowded, kInferInPassOnRequestThread, "conv2d"), 20u);
   EXPECT_EQ(count(crowded, kInferOnRequestThread, "batch_norm"), 20u);
   EXPECT_EQ(count(crowded, kInferInPass), 0u);
-  EXPECT_EQ(count(resnet18_pass(profile, 1, true), kInferInPass, "conv2d"), 20u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, kCrowded), kInferInPass, "conv2d"), 20u);
+  // Passes taking turns on request threads ask for the phase timed so where the profile
+  // has it, and otherwise for one request thread's.
+  EXPECT_EQ(count(resnet18_pass(profile, 2, kTurns), kInferInPassOnRequestThread, "conv2d"), 20u);
+  profile.fits.push_back({"conv2d", "fp32", kInferInPassTakingTurns, 1, {"one"}, {1e-6}, 0, 3});
+  const StepPlan turns = resnet18_pass(profile, 2, kTurns);
+  EXPECT_EQ(count(turns, kInferInPassTakingTurns, "conv2d"), 20u);
+  EXPECT_EQ(count(turns, kInferOnRequestThread, "batch_norm"), 20u);
+  EXPECT_EQ(count(resnet18_pass(profile, 2, kCrowded), kInferInPassTakingTurns), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, kTurns), kInferInPass, "conv2d"), 20u);
 }
 
 // A profile that timed the team wake-up on two threads: 160 us after idle, 100 idle, 28
@@ -140,7 +152,7 @@ TEST(StepPlan, BesideOtherTeamsEveryOperatorWakesItsTeam) {
   profile.measured[{wake, "idle", 2}] = {100e-6, 100e-6, 100e-6, 5, 0};
   profile.measured[{wake, "back_to_back", 2}] = {28e-6, 28e-6, 28e-6, 5, 0};
   profile.fits.push_back({kTeamWakeOp, "fp32", "after_idle", 2, {"one"}, {160e-6}, 0, 1});
-  const StepPlan served = resnet18_pass(profile, 2, true);
+  const StepPlan served = resnet18_pass(profile, 2, kCrowded);
   ASSERT_EQ(count(served, "wake"), 1u);
   const auto& wakes = *std::find_if(served.calls.begin(), served.calls.end(), [](const KernelCall& c) {
     return c.phase == "wake";
@@ -149,9 +161,17 @@ TEST(StepPlan, BesideOtherTeamsEveryOperatorWakesItsTeam) {
   EXPECT_EQ(operators, 68.0);
   EXPECT_NEAR(wakes.answer.seconds, 32e-6 * operators, 1e-12);
   EXPECT_DOUBLE_EQ(wakes.cpu_s, wakes.answer.seconds);
-  EXPECT_EQ(count(resnet18_pass(profile, 2, false), "wake"), 0u);
-  EXPECT_EQ(count(resnet18_pass(profile, 1, true), "wake"), 0u);
-  EXPECT_EQ(count(resnet18_pass(Profile{}, 2, true), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 2, kAlone), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(profile, 1, kCrowded), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(Profile{}, 2, kCrowded), "wake"), 0u);
+  // Operators timed inside passes taking turns hold their wakes: the other 48 pay one each.
+  profile.fits.push_back({"conv2d", "fp32", kInferInPassTakingTurns, 2, {"one"}, {1e-6}, 0, 3});
+  const StepPlan turns = resnet18_pass(profile, 2, kTurns);
+  EXPECT_EQ(count(turns, kInferInPassTakingTurns), 20u);
+  const auto& turn_wakes = *std::find_if(turns.calls.begin(), turns.calls.end(), [](const KernelCall& c) {
+    return c.phase == "wake";
+  });
+  EXPECT_NEAR(turn_wakes.answer.seconds, 32e-6 * 48, 1e-12);
 }
 
 TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
