@@ -138,6 +138,7 @@ GRANITE_2351 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("regnet_x_400mf", 
 GRANITE_0019 = [("mnasnet0_5", "MNASNet 0.5"), ("shufflenet_v2_x0_5", "ShuffleNetV2 0.5x")]
 GRANITE_0258 = [("mnasnet0_75", "MNASNet 0.75"), ("shufflenet_v2_x1_5", "ShuffleNetV2 1.5x"),
                 ("resnet34", "ResNet-34")]
+GRANITE_0356 = [("squeezenet1_0", "SqueezeNet 1.0"), ("regnet_y_800mf", "RegNetY-800MF")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -413,6 +414,9 @@ GOALS = [
     *networks_campaign("MNASNet 0.75, ShuffleNetV2 1.5x and ResNet-34, never served or timed on the fifth kind, the "
                        "same configurations (02:57), measured blind once passes taking turns on two request threads "
                        "were timed and added to that calibration", "turns-0258", GRANITE_0258,
+                       machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("SqueezeNet 1.0 and RegNetY-800MF, never served or timed on the fifth kind, the same "
+                       "configurations (03:55), measured blind from the same profile", "turns-0356", GRANITE_0356,
                        machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
