@@ -415,6 +415,8 @@ GOALS = [
                        "same configurations (02:57), measured blind once passes taking turns on two request threads "
                        "were timed and added to that calibration", "turns-0258", GRANITE_0258,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (04:27), measured blind from the same profile", "turns-repeat-0428",
+                       GRANITE_0258, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("SqueezeNet 1.0 and RegNetY-800MF, never served or timed on the fifth kind, the same "
                        "configurations (03:55), measured blind from the same profile", "turns-0356", GRANITE_0356,
                        machine="devbox-xeon-granite-rapids"),
