@@ -53,14 +53,10 @@ in_loops() {
   $py kernels/pytorch/torch_op_bench.py --signatures <($1 | awk '!seen[$0]++') --threads 1,2 --inference \
     --out "$ops/$1.json" 2> /dev/null
 }
-in_a_pass() {
-  $py kernels/pytorch/torch_op_bench.py --signatures <(as_pass "$1") --threads 1,2 --in-pass \
-    --out "$ops/$1_in_pass.json" 2> /dev/null
-}
 in_loops poolings
 for grid in $pass_grids; do
   in_loops "$grid"
-  in_a_pass "$grid"
+  grid_in_a_pass "$grid" "$ops/${grid}_in_pass.json"
 done
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null

@@ -8,6 +8,14 @@ pass_grids="concats thin_convs squeeze_excitation"
 # The grid a function prints (its name, $1) as a pass: `dlsim model --format csv`'s columns
 # (kernels/pytorch/in_pass.py), every call in order, as a network repeats one.
 as_pass() { echo kernel,train_only; $1 | sed 's/.*/"&",0/'; }
+# Times grid $1 inside passes of it on one and two threads into $2; any further arguments go
+# to torch_op_bench.py (--pass-threads PLACES).
+grid_in_a_pass() {
+  local grid=$1 out=$2
+  shift 2
+  /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures <(as_pass "$grid") --threads 1,2 --in-pass "$@" \
+    --out "$out" 2> /dev/null
+}
 
 # Activations that none of the five networks has, timed on a grid of sizes: their
 # arithmetic, not their bytes, decides (SiLU took 12x a ReLU's time on the same elements on

@@ -41,13 +41,12 @@ for entry in $models; do
     [[ "$mode" = in-pass* ]] && listing=csv  # every call of the pass, in order
     build/sim/cli/dlsim model "$model" --batch "$batch" --format "$listing" > "$sig"
     echo "measuring $name at batch $batch, threads $threads, via $via, $mode"
-    if [ "$mode" = in-pass ]; then
+    if [[ "$mode" = in-pass* ]]; then
+      places=()
+      [ "$mode" = in-pass-turns ] && places=(--pass-threads turns)
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --in-pass --repetitions 5 --min-time 0.2 --out "$out/${name}_b${batch}_in_pass$suffix.json" 2> /dev/null
-    elif [ "$mode" = in-pass-turns ]; then
-      /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
-        --in-pass --pass-threads turns --repetitions 5 --min-time 0.2 \
-        --out "$out/${name}_b${batch}_in_pass_turns$suffix.json" 2> /dev/null
+        --in-pass "${places[@]}" --repetitions 5 --min-time 0.2 \
+        --out "$out/${name}_b${batch}_${mode//-/_}$suffix.json" 2> /dev/null
     elif [ "$mode" = request-thread ]; then
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --request-thread --repetitions 5 --out "$out/${name}_b${batch}_infer_thread$suffix.json" 2> /dev/null

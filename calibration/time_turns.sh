@@ -20,7 +20,6 @@ fi
 source calibration/grids.sh
 calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2 pytorch in-pass-turns
 for grid in $pass_grids; do
-  /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures <(as_pass "$grid") --threads 1,2 --in-pass \
-    --pass-threads turns --out "$ops/${grid}_in_pass_turns.json" 2> /dev/null
+  grid_in_a_pass "$grid" "$ops/${grid}_in_pass_turns.json" --pass-threads turns
 done
 calibration/refit_cpu_profile.sh "$machine" "$catalog_cpu"

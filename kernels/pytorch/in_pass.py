@@ -13,11 +13,12 @@ thread's OpenMP team, idle threads sleep at once and every parallel region wakes
 where one request thread runs pass after pass, the scheduler keeps its team on the other
 core, and on a VM whose idle vCPUs halt (the Granite Rapids VM, guest_halt_poll_ns = 0) each
 wake then costs the host's wake of that vCPU.  A server's connections take turns instead,
-each pass on another request thread, and the team then mostly shares its caller's core:
+each pass on another request thread, and the team then often shares its caller's core:
 MobileNetV3-Small at batch 1 on two threads took 30-35 ms a pass on one request thread,
-19.5 ms with its team pinned to the caller's core, 21.5-21.8 ms taking turns, and 21.8-24.0
-ms under a real server's lock (2026-12-01, the Granite Rapids VM; MNASNet 0.5 48.9, 31.4
-and 32.9-34.2 ms).  So the passes are timed three ways: on the main thread, on one request
+20.2 ms with its team pinned to the caller's core, 20.8-21.8 ms taking turns, and 21.8-24.0
+ms under a real server's lock (2026-12-01, the Granite Rapids VM; MNASNet 0.5 48.8, 32.4
+and 32.9-34.2 ms), while larger passes (batch 8, ResNet-18) ran apart either way
+(pass_placement.py).  So the passes are timed three ways: on the main thread, on one request
 thread, and taking turns between two request threads (PASS_THREADS).
 
 Every call of the pass gets tensors of its own, so that weights are as cold as a real
