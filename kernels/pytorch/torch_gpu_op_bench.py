@@ -86,7 +86,7 @@ def host_seconds_per_call(fn, repetitions, calls):
 
 
 def phases(sig, training):
-    if sig["op"] in ("first_touch", "team_wake"):
+    if sig["op"] in ("first_touch", "team_wake", "team_spin"):
         return {}
     return ops.phases_of(sig, training)
 

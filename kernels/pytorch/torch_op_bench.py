@@ -38,6 +38,11 @@ runs on, without a rule per case.  Each phase is what autograd runs:
                a ReLU called again at once, 100 us of the caller's own work, and that work
                then the ReLU; the difference is an operator's team woken from sleep
                (sim/perf/step_plan.hpp)
+  back_to_back, long_idle, after_long_idle
+               "team_spin" only, on the main thread: a ReLU called again at once, 30 ms
+               of the caller's own work, and that work then the ReLU; the process's CPU
+               time beyond them is what the team's idle threads spun before they slept
+               (sim/perf/step_plan.hpp)
 Signatures are dlsim's (sim/graph/kernel_signature.cpp).  A signature that fails is
 reported as an errored row; the others still run.
 """
@@ -288,6 +293,25 @@ def team_wake(sig):
     return {"back_to_back": lambda: torch.relu(x), "idle": idle, "after_idle": after_idle}
 
 
+def team_spin(sig):
+    """A ReLU of n x e elements on the main thread's team, the process's only one: called back
+    to back, and after 30 ms of the caller's own work, with that work alone to subtract.  In
+    the wait the team's idle threads spin before they sleep (libgomp's GOMP_SPINCOUNT, 300,000
+    turns of a pause by default where the process's teams fit its cores), so the rows' CPU
+    times hold the spin; a team that spins longer than the wait shows the wait."""
+    x = torch.randn(get(sig, "n"), get(sig, "e"))
+
+    def long_idle():
+        start = time.perf_counter()
+        while time.perf_counter() - start < 30e-3:
+            pass
+
+    def after_long_idle():
+        long_idle()
+        torch.relu(x)
+    return {"back_to_back": lambda: torch.relu(x), "long_idle": long_idle, "after_long_idle": after_long_idle}
+
+
 def phases_of(sig, training):
     """{phase: callable} for one signature on the main thread (request_thread_phases has
     the request thread's)."""
@@ -295,6 +319,8 @@ def phases_of(sig, training):
         return first_touch(sig)
     if sig["op"] == "team_wake":
         return {}
+    if sig["op"] == "team_spin":
+        return team_spin(sig)
     if sig["op"] in OPTIMIZERS:
         return {"update": optimizer_update(sig)} if training else {}
     inference = inference_forward(sig)
@@ -359,7 +385,7 @@ def request_thread_phases(sig):
     (infer_thread), or team_wake's phases; {} for anything else."""
     if sig["op"] == "team_wake":
         return team_wake(sig)
-    if sig["op"] in ("first_touch", *OPTIMIZERS):
+    if sig["op"] in ("first_touch", "team_spin", *OPTIMIZERS):
         return {}
     return {"infer_thread": fn for fn in inference_forward(sig).values()}
 

@@ -215,6 +215,36 @@ struct Builder {
     push(Stage::forward, "team", sig, "wake", a);
   }
 
+  // On its own cores a team's idle threads spin up to the profile's spin (kTeamSpinOp)
+  // through the part of each call they sit out, before its next operator's parallel region
+  // wakes them: the spin takes CPU, not time.  (A call's own CPU time, timed inside passes,
+  // misses much of a spinning thread's: Linux credits a thread running on another core at
+  // its scheduler ticks, which mostly fall outside so short a call.)
+  void team_spins() {
+    if (where != PassThreads::own_cores || threads < 2 || !times.has_phase(kTeamSpinOp, "after_long_idle")) return;
+    const std::string sig = team_spin_signature();
+    const Answer after = times.time(sig, "after_long_idle", threads);
+    const int waiting = threads - 1;
+    const double spin = std::max(after.cpu_seconds - times.time(sig, "long_idle", threads).cpu_seconds -
+                                     times.time(sig, "back_to_back", threads).cpu_seconds,
+                                 0.0) / double(waiting);
+    double spun = 0, seconds = 0, cpu_s = 0;  // core-seconds; the pass's time and its calls' core-seconds
+    for (const auto& c : plan.calls) {
+      spun += std::min(std::max(c.answer.seconds * threads - c.cpu_s, 0.0), spin * double(waiting));
+      seconds += c.answer.seconds;
+      cpu_s += c.cpu_s;
+    }
+    spun = std::min(spun, std::max(seconds * threads - cpu_s, 0.0));  // no more than the team's cores
+    if (spun <= 0) return;
+    Answer a = after;
+    a.seconds = 0;
+    a.rel_error = 0;
+    a.cpu_seconds = spun;
+    a.basis = fmt::format("{} idle threads spinning up to {:.2f} ms an operator before they sleep, {:.2f} core-ms a "
+                          "pass ({})", waiting, spin * 1e3, spun * 1e3, to_string(after.source));
+    push(Stage::forward, "team", sig, "spin", a);
+  }
+
   void gradient_sums() {
     for (const auto& [node, extra] : extra_consumers(graph))
       for (int i = 0; i < extra; ++i) call(Stage::backward, *node, gradient_sum(*node, batch, graph::to_string(type)), "fwd");
@@ -269,6 +299,7 @@ std::vector<std::string> calibration_signatures(const Graph& graph, int64_t batc
 }
 
 std::string team_wake_signature() { return std::string(kTeamWakeOp) + " fp32 n1 e200704"; }
+std::string team_spin_signature() { return std::string(kTeamSpinOp) + " fp32 n1 e200704"; }
 
 StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& optimizer, int threads,
                        const KernelTimes& times, const FrameworkRules& rules, graph::DataType type) {
@@ -279,6 +310,7 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
   const std::string update = optimizer_signature(optimizer, graph, graph::DataType::fp32);
   b.push(Stage::update, "optimizer", update, "update", times.time(update, "update", threads));
   if (rules.host_allocator == "glibc") b.heap_refaults(optimizer);
+  b.team_spins();
   return std::move(b.plan);
 }
 
@@ -289,6 +321,7 @@ StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const Ke
     if (!node.train_only) b.forward(node, false);
   b.team_wakes();
   if (rules.host_allocator == "glibc") b.heap_refaults("");
+  b.team_spins();
   return std::move(b.plan);
 }
 

@@ -114,11 +114,11 @@ ordered_json run_json(const scenario::RunSpec& spec, const graph::Graph& model, 
 }
 
 std::string kernel_calls_csv(const Prediction* prediction) {
-  std::string out = "stage,layer,signature,phase,seconds,source,rel_error\n";
+  std::string out = "stage,layer,signature,phase,seconds,source,rel_error,cpu_seconds\n";
   if (!prediction) return out;
   for (const auto& c : prediction->plan.calls)
-    out += fmt::format("{},{},\"{}\",{},{:.6g},{},{:.3g}\n", perf::to_string(c.stage), c.layer, c.signature, c.phase,
-                       c.answer.seconds, perf::to_string(c.answer.source), c.answer.rel_error);
+    out += fmt::format("{},{},\"{}\",{},{:.6g},{},{:.3g},{:.6g}\n", perf::to_string(c.stage), c.layer, c.signature,
+                       c.phase, c.answer.seconds, perf::to_string(c.answer.source), c.answer.rel_error, c.cpu_s);
   return out;
 }
 

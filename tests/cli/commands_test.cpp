@@ -663,7 +663,7 @@ TEST(Commands, RunListsEveryPricedKernelAndTheyAddUpToTheStep) {
   std::istringstream lines(csv);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "stage,layer,signature,phase,seconds,source,rel_error");
+  EXPECT_EQ(line, "stage,layer,signature,phase,seconds,source,rel_error,cpu_seconds");
   double sum = 0;
   int calls = 0, updates = 0;
   while (std::getline(lines, line)) {

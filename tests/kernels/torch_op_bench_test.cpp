@@ -87,6 +87,28 @@ TEST(TorchOpBench, RequestThreadPhasesComeAfterEveryMainThreadPhase) {
   EXPECT_EQ(std::count(first_request, phases.end(), "infer_thread"), 4);
 }
 
+// team_spin is timed on the main thread only, three phases a thread count: a ReLU back to
+// back, 30 ms of the caller's own work, and that work then the ReLU, whose process CPU time
+// holds the team's spin (sim/perf/step_plan.hpp) and so at least the work's.
+TEST(TorchOpBench, TheTeamsSpinIsTimedOnTheMainThreadAfterTheCallersWork) {
+  const auto j = time_quickly("spin", "team_spin fp32 n1 e200704\n", "1,2");
+  std::vector<std::string> phases;
+  double idle_cpu = 0, after_cpu = 0;
+  for (const auto& b : j["benchmarks"]) {
+    const auto name = b["name"].get<std::string>();
+    phases.push_back(name.substr(name.rfind("| ") + 2));
+    if (name.find("threads=2") == std::string::npos) continue;
+    if (phases.back() == "long_idle") idle_cpu = b["process_cpu_time"].get<double>();
+    if (phases.back() == "after_long_idle") after_cpu = b["process_cpu_time"].get<double>();
+  }
+  const std::vector<std::string> expected = {"back_to_back", "long_idle", "after_long_idle"};
+  ASSERT_EQ(phases.size(), 6u);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), phases.begin()));
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), phases.begin() + 3));
+  EXPECT_GE(idle_cpu, 29e3);  // microseconds
+  EXPECT_GE(after_cpu, idle_cpu);
+}
+
 // --in-pass times every call of ResNet-18's inference pass (dlsim model --format csv, the
 // loss left out) inside whole passes: phase infer_pass on the main thread for every thread
 // count, then infer_pass_thread on the request thread, then infer_pass_turns on two request

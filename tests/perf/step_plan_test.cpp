@@ -193,6 +193,47 @@ TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
   EXPECT_DOUBLE_EQ(plan.totals().cpu_seconds, sum);
 }
 
+// ResNet-18's first convolution timed keeping one of two cores busy for its 1 ms; every
+// other kernel keeps both.  With its team alone on its cores the other thread spins through
+// that millisecond where the profile's spin outlasts it (4 ms, as on the Granite Rapids VM),
+// and for the spin only where it is shorter (0.4 ms); the spin takes CPU, not time.  A
+// pass beside other teams, on one thread, or priced from a profile that never timed the
+// spin counts none.
+TEST(StepPlan, OnItsOwnCoresATeamsIdleThreadsSpinBeforeTheySleep) {
+  const auto g = graph::zoo_model("resnet18");
+  const std::string conv1 = graph::kernel_signature(g, g.nodes()[1], 8, graph::DataType::fp32);
+  const auto pass = [&](double spin, int threads, PassThreads where) {
+    Profile profile;
+    profile.measured[{conv1, "fwd", 2}] = {1e-3, 1e-3, 1e-3, 5, 1e-3};
+    const std::string sig = team_spin_signature();
+    if (spin > 0) {
+      profile.measured[{sig, "after_long_idle", 2}] = {30.1e-3, 30.1e-3, 30.1e-3, 5, 30.04e-3 + spin};
+      profile.measured[{sig, "long_idle", 2}] = {30e-3, 30e-3, 30e-3, 5, 30e-3};
+      profile.measured[{sig, "back_to_back", 2}] = {20e-6, 20e-6, 20e-6, 5, 40e-6};
+    }
+    return resnet18_pass(profile, threads, where);
+  };
+  const auto spun = [](const StepPlan& plan) {
+    double cpu_s = 0;
+    for (const auto& c : plan.calls)
+      if (c.phase == "spin") {
+        EXPECT_EQ(c.answer.seconds, 0.0);
+        cpu_s += c.cpu_s;
+      }
+    return cpu_s;
+  };
+  const StepPlan spinning = pass(4e-3, 2, kAlone);
+  EXPECT_NEAR(spun(spinning), 1e-3, 1e-9);
+  const StepTotals totals = spinning.totals();
+  EXPECT_NEAR(totals.cpu_seconds, 2 * totals.seconds, 1e-9);
+  EXPECT_NEAR(spun(pass(0.4e-3, 2, kAlone)), 0.4e-3, 1e-9);
+  EXPECT_DOUBLE_EQ(pass(4e-3, 2, kAlone).totals().seconds, pass(0, 2, kAlone).totals().seconds);
+  EXPECT_EQ(count(pass(0, 2, kAlone), "spin"), 0u);
+  EXPECT_EQ(count(pass(4e-3, 2, kCrowded), "spin"), 0u);
+  EXPECT_EQ(count(pass(4e-3, 2, kTurns), "spin"), 0u);
+  EXPECT_EQ(count(pass(4e-3, 1, kAlone), "spin"), 0u);
+}
+
 TEST(StepPlan, OnGlibcAnInferencePassPaysTheHeapItRefaults) {
   const Profile empty;
   const auto times = any_kernel(empty);
