@@ -4,7 +4,8 @@
 # and 2 threads (every phase), eight activations, the average pooling, the concatenation and
 # thin convolutions on grids of sizes, ResNet-18's inference forward on a request thread,
 # the five networks' inference forwards timed inside whole passes on the main thread, on a
-# request thread and on two request threads taking turns (kernels/pytorch/in_pass.py), the
+# request thread, on two request threads taking turns and on a request thread whose team
+# shares its core (kernels/pytorch/in_pass.py), the
 # grids (calibration/grids.sh) inside passes of them too, the served network's
 # (ResNet-18's) inference forwards timed again, each way, at the start and at the end (the
 # fit pools each phase's three samples: a VM's pace drifts over twenty minutes, and one
@@ -23,7 +24,7 @@
 # MACHINE names the machine (e.g. devbox-epyc-milan-2vcpu), CATALOG_CPU its catalog entry.
 # Run it as root (the veth link needs network namespaces) on an otherwise idle machine,
 # after a build (build/sim/cli/dlsim); it took 35-50 minutes on 2 vCPUs (49 on the Zen 3
-# kind) before it timed passes taking turns, which add about 4.
+# kind) before it timed passes taking turns and on a shared core, which add about 4 each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1

@@ -1,4 +1,4 @@
-# What a CPU calibration times, sourced by calibrate_cpu_machine.sh and time_turns.sh: the
+# What a CPU calibration times, sourced by calibrate_cpu_machine.sh and time_pass_place.sh: the
 # networks (NAME:BATCHES) whose operators and passes it times, and the grids of operators none
 # of them has, each a function that prints one kernel signature a line.
 networks="keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4"

@@ -14,9 +14,10 @@
 # goes before .json in either inference mode, so that one calibration can time a phase
 # more than once and the fit pool the repetitions.  MODE in-pass times the inference forward
 # of every call inside whole passes of the network, on the main thread, on a request thread
-# and on two request threads taking turns (phases infer_pass, infer_pass_thread and
-# infer_pass_turns, kernels/pytorch/in_pass.py), into NETWORK_bBATCH_in_passSUFFIX.json;
-# MODE in-pass-turns the last alone, into NETWORK_bBATCH_in_pass_turnsSUFFIX.json.  Run it
+# on two request threads taking turns and on a request thread whose team shares its core
+# (phases infer_pass, infer_pass_thread, infer_pass_turns and infer_pass_shared,
+# kernels/pytorch/in_pass.py), into NETWORK_bBATCH_in_passSUFFIX.json; MODE in-pass-turns or
+# in-pass-shared one of the last two alone, into NETWORK_bBATCH_in_pass_PLACESUFFIX.json.  Run it
 # on an otherwise idle machine;
 # the JSON context records the CPU, its flags, the library versions and the thread
 # counts.  `dlsim calibrate --cpu` does the same and fits at once.
@@ -43,7 +44,7 @@ for entry in $models; do
     echo "measuring $name at batch $batch, threads $threads, via $via, $mode"
     if [[ "$mode" = in-pass* ]]; then
       places=()
-      [ "$mode" = in-pass-turns ] && places=(--pass-threads turns)
+      [ "$mode" != in-pass ] && places=(--pass-threads "${mode#in-pass-}")
       /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$sig" --threads "$threads" \
         --in-pass "${places[@]}" --repetitions 5 --min-time 0.2 \
         --out "$out/${name}_b${batch}_${mode//-/_}$suffix.json" 2> /dev/null

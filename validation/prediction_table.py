@@ -139,6 +139,8 @@ GRANITE_0019 = [("mnasnet0_5", "MNASNet 0.5"), ("shufflenet_v2_x0_5", "ShuffleNe
 GRANITE_0258 = [("mnasnet0_75", "MNASNet 0.75"), ("shufflenet_v2_x1_5", "ShuffleNetV2 1.5x"),
                 ("resnet34", "ResNet-34")]
 GRANITE_0356 = [("squeezenet1_0", "SqueezeNet 1.0"), ("regnet_y_800mf", "RegNetY-800MF")]
+GRANITE_0540 = [("mnasnet1_3", "MNASNet 1.3"), ("regnet_x_800mf", "RegNetX-800MF"),
+                ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -420,6 +422,12 @@ GOALS = [
     *networks_campaign("SqueezeNet 1.0 and RegNetY-800MF, never served or timed on the fifth kind, the same "
                        "configurations (03:55), measured blind from the same profile", "turns-0356", GRANITE_0356,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("MNASNet 1.3, RegNetX-800MF and ShuffleNetV2 2.0x, never served or timed on the fifth kind, "
+                       "the same configurations (05:39), measured blind once a team's spin was timed (16.2%, 55; "
+                       "priced since with passes on a shared core timed)", "spin-0540", GRANITE_0540,
+                       machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (06:01), measured blind from the same profile (12.8%, 25; priced "
+                       "since the same way)", "spin-repeat-0605", GRANITE_0540, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

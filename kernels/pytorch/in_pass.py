@@ -18,8 +18,9 @@ MobileNetV3-Small at batch 1 on two threads took 30-35 ms a pass on one request 
 20.2 ms with its team pinned to the caller's core, 20.8-21.8 ms taking turns, and 21.8-24.0
 ms under a real server's lock (2026-12-01, the Granite Rapids VM; MNASNet 0.5 48.8, 32.4
 and 32.9-34.2 ms), while larger passes (batch 8, ResNet-18) ran apart either way
-(pass_placement.py).  So the passes are timed three ways: on the main thread, on one request
-thread, and taking turns between two request threads (PASS_THREADS).
+(pass_placement.py).  So the passes are timed four ways: on the main thread, on one request
+thread, taking turns between two request threads, and on a request thread whose team is
+pinned to its own core (PASS_THREADS), the two places a served pass settles between.
 
 Every call of the pass gets tensors of its own, so that weights are as cold as a real
 network's.  Before each timed call its data inputs are rewritten in place by the same
@@ -39,8 +40,10 @@ import benchmark_file
 
 # The phase of each place a pass runs: the process's main thread; a server's request thread
 # (infer_thread's counterpart), pass after pass; two request threads taking turns, a pass
-# each, as a server's connections do under its model's lock.
-PASS_THREADS = {"main": "infer_pass", "request": "infer_pass_thread", "turns": "infer_pass_turns"}
+# each, as a server's connections do under its model's lock; a request thread pass after
+# pass with its team pinned to the thread's own core.
+PASS_THREADS = {"main": "infer_pass", "request": "infer_pass_thread", "turns": "infer_pass_turns",
+                "shared": "infer_pass_shared"}
 
 
 def read_pass(lines, name):

@@ -22,11 +22,11 @@ runs on, without a rule per case.  Each phase is what autograd runs:
                HTTP or gRPC server's request threads call it (both modes; --request-thread
                times only this one): on two threads PyTorch's operators run slower there
                (libgomp's teams), ResNet-18 at batch 1 20-26 ms a pass instead of 14
-  infer_pass, infer_pass_thread, infer_pass_turns
+  infer_pass, infer_pass_thread, infer_pass_turns, infer_pass_shared
                the inference forward timed inside whole passes of a network, on the main
-               thread, on a request thread and on two request threads taking turns, a pass
-               each (--in-pass, in_pass.py): weights cold, inputs as the previous operator
-               leaves them
+               thread, on a request thread, on two request threads taking turns, a pass
+               each, and on a request thread whose team shares its core (--in-pass,
+               in_pass.py): weights cold, inputs as the previous operator leaves them
   bwd_data     the gradient of its input (all gradients for batch norm and the rest)
   bwd_weights  the weight and bias gradients of a convolution or linear layer
   update       optimizer.step() over the model's parameter tensors, then
@@ -51,6 +51,7 @@ import concurrent.futures
 import ctypes
 import itertools
 import mmap
+import os
 import re
 import sys
 import time
@@ -279,7 +280,7 @@ def team_wake(sig):
     100 us of the caller's own work (in a network, the framework's between operators), with
     that work alone to subtract.  The main thread runs PyTorch on the same threads first, as
     a server's does, so that libgomp keeps two teams and lets idle threads sleep."""
-    torch.ones(1 << 22).mul_(2.0)
+    start_team()
     x = torch.randn(get(sig, "n"), get(sig, "e"))
 
     def idle():
@@ -442,19 +443,41 @@ def taking_turns(threads):
     return lambda one_pass: next(turns).submit(one_pass).result()
 
 
-def in_pass_rows(texts, threads, a, place, request_threads):
+def start_team():
+    """A parallel region on the calling thread's team, which starts it."""
+    torch.ones(1 << 22).mul_(2.0)
+
+
+def pinned_thread():
+    """An executor of one thread pinned to the first core this process may use, before it
+    runs anything: the OpenMP team it starts inherits the pin, so the team shares its core."""
+    thread = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    thread.submit(os.sched_setaffinity, 0, {min(os.sched_getaffinity(0))}).result()
+    return thread
+
+
+def in_pass_rows(texts, threads, a, place, request_threads, shared_thread):
     """Rows for the calls of one pass (in_pass.py) on `threads` threads where `place` says
     (in_pass.PASS_THREADS): on the main thread, pass after pass on the first of the
-    request threads, or taking turns between them; a call that cannot be built is one
-    errored row and the pass runs without it."""
+    request threads, taking turns between them, or pass after pass on a thread whose team
+    shares its core; a call that cannot be built is one errored row and the pass runs
+    without it."""
     phase = in_pass.PASS_THREADS[place]
     calls, failed = pass_calls(texts)
     rows = [{"name": f"{text} | threads={threads} | {phase}", "run_type": "iteration", "error_occurred": True,
              "error_message": error} for text, error in failed.items()]
+    run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
     if place == "turns":
         timed = in_pass.time_passes(calls, a.repetitions, a.min_time, run=taking_turns(request_threads))
+    elif place == "shared":
+        # Beside the teams a server keeps (its main thread's, another request thread's), as
+        # the other places run: with no other team libgomp lets a waiting thread spin 300,000
+        # turns, here on the core its team shares (4 ms a parallel region on the Granite VM).
+        start_team()
+        request_threads[0].submit(start_team).result()
+        shared_thread.submit(torch.set_num_threads, threads).result()
+        timed = shared_thread.submit(run).result()
     else:
-        run = (lambda: in_pass.time_passes(calls, a.repetitions, a.min_time))
         timed = request_threads[0].submit(run).result() if place == "request" else run()
     for text, t in timed.items():
         rows += benchmark_file.timing_rows(f"{text} | threads={threads} | {phase}", t, threads)
@@ -472,10 +495,11 @@ def main():
                     help="the inference forward only, called from a request thread (phase infer_thread)")
     ap.add_argument("--in-pass", action="store_true",
                     help="every call of an inference pass timed inside whole passes (phases infer_pass, "
-                         "infer_pass_thread and infer_pass_turns, in_pass.py)")
+                         "infer_pass_thread, infer_pass_turns and infer_pass_shared, in_pass.py)")
     ap.add_argument("--pass-threads", default=",".join(in_pass.PASS_THREADS),
                     help="with --in-pass, where the passes run, comma-separated: main (the main thread), request "
-                         "(one request thread), turns (two request threads taking turns)")
+                         "(one request thread), turns (two request threads taking turns), shared (a request thread "
+                         "whose team is pinned to its core)")
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--min-time", type=float, default=0.05, help="seconds per repetition at least")
     ap.add_argument("--out", required=True, help="Google Benchmark JSON to write")
@@ -498,6 +522,7 @@ def main():
     training = not (a.inference or a.request_thread or a.in_pass)
     # One request thread, reused, as a server's; a second takes turns with it.
     request_threads = [concurrent.futures.ThreadPoolExecutor(max_workers=1) for _ in range(2)]
+    shared_thread = pinned_thread() if a.in_pass and "shared" in places else None
     rows = []
     # The request threads' phases come after every main-thread one: once a second thread
     # has run a team, libgomp manages more threads than there are cores and lets idle
@@ -510,7 +535,7 @@ def main():
             for thread in request_threads:
                 thread.submit(torch.set_num_threads, t).result()
             if a.in_pass:
-                rows += in_pass_rows(signatures, t, a, place, request_threads)
+                rows += in_pass_rows(signatures, t, a, place, request_threads, shared_thread)
                 continue
             request_thread = request_threads[0] if place == "request" else None
             for text in signatures:

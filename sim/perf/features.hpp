@@ -121,6 +121,9 @@ inline constexpr const char* kInferInPassOnRequestThread = "infer_pass_thread";
 // turns and 21.8-24.0 under a real server's lock (larger passes, at batch 8, ran apart:
 // validation/data/pass_placement_devbox_granite_0311.jsonl).
 inline constexpr const char* kInferInPassTakingTurns = "infer_pass_turns";
+// Inside whole passes on a request thread whose team is pinned to the thread's own core,
+// one of the two places a pass taking turns settles between (PassThreads::shared_core).
+inline constexpr const char* kInferInPassSharedCore = "infer_pass_shared";
 
 // An eval, no-grad forward: "infer", kInferOnRequestThread or any in-pass phase ("fwd"
 // is training's).

@@ -110,6 +110,10 @@ void KernelTimes::busy_as_timed(const kernels::Signature& sig, const std::string
     a.cpu_seconds = a.seconds * it->second;
 }
 
+bool KernelTimes::has_any_phase(const std::string& phase) const {
+  return std::any_of(op_phases_.begin(), op_phases_.end(), [&](const auto& p) { return p.second == phase; });
+}
+
 bool KernelTimes::has_phase(const std::string& op, const std::string& phase) const {
   return op_phases_.count({op, phase}) > 0;
 }

@@ -74,6 +74,8 @@ class KernelTimes {
   // Whether the profile times or fits this operator's phase at all (e.g. "infer", the
   // inference forward, which profiles timed before it existed lack).
   bool has_phase(const std::string& op, const std::string& phase) const;
+  // Whether the profile timed any operator in this phase.
+  bool has_any_phase(const std::string& phase) const;
   // The operator whose timings price a kernel (its signature, or its operator's name
   // alone): itself, or for an elementwise activation, a concatenation, a channel shuffle or
   // a per-channel product the profile never timed in `phase` (without one, in any phase)

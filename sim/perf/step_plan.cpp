@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -119,6 +120,8 @@ struct Builder {
     if (where != PassThreads::own_cores && threads > 1) {
       if (where == PassThreads::taking_turns && times.has_phase(op, kInferInPassTakingTurns))
         return kInferInPassTakingTurns;
+      if (where == PassThreads::shared_core && times.has_phase(op, kInferInPassSharedCore))
+        return kInferInPassSharedCore;
       for (const char* phase : {kInferInPassOnRequestThread, kInferOnRequestThread})
         if (times.has_phase(op, phase)) return phase;
     }
@@ -196,9 +199,12 @@ struct Builder {
 
   // Beside other teams, more threads than cores, with more than one thread: every operator
   // of the pass wakes its team (kTeamWakeOp), where the profile timed that, but those timed
-  // inside passes taking turns, whose times hold their wakes as such passes pay them.
+  // inside passes taking turns, whose times hold their wakes as such passes pay them.  A
+  // team on its caller's core wakes by a context switch, which its times hold.
   void team_wakes() {
-    if (where == PassThreads::own_cores || threads < 2 || !times.has_phase(kTeamWakeOp, "after_idle")) return;
+    if (where == PassThreads::own_cores || where == PassThreads::shared_core || threads < 2 ||
+        !times.has_phase(kTeamWakeOp, "after_idle"))
+      return;
     const std::string sig = team_wake_signature();
     const Answer after_idle = times.time(sig, "after_idle", threads);
     const double wake = std::max(
@@ -314,8 +320,58 @@ StepPlan training_plan(const Graph& graph, int64_t batch, const std::string& opt
   return std::move(b.plan);
 }
 
+namespace {
+
+// A pass's operators' seconds: its calls but the heap's refaults and the team's wakes.
+double operator_seconds(const StepPlan& plan) {
+  double s = 0;
+  for (const auto& c : plan.calls)
+    if (c.layer != "heap" && c.layer != "team") s += c.answer.seconds;
+  return s;
+}
+
+// A pass taking turns, settled between its team on the caller's core and apart
+// (kApartPerWorkerShare): each operator at that point between its two prices, the apart
+// pass's team wakes in the same proportion.
+StepPlan settled_pass(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
+                      const FrameworkRules& rules, graph::DataType type) {
+  StepPlan plan = inference_plan(graph, batch, threads, times, rules, type, PassThreads::shared_core);
+  const StepPlan apart = inference_plan(graph, batch, threads, times, rules, type, PassThreads::one_request_thread);
+  const double main = operator_seconds(inference_plan(graph, batch, threads, times, rules, type));
+  const double shared = operator_seconds(plan);
+  const double worker_share = main > 0 ? std::max(shared / main - 1, 0.0) : 0.0;
+  const double toward = std::min(kApartPerWorkerShare * worker_share, 1.0);
+  std::vector<KernelCall> wakes;
+  auto other = apart.calls.begin();
+  for (auto& c : plan.calls) {
+    for (; other != apart.calls.end() && other->layer == "team"; ++other) wakes.push_back(*other);
+    if (other == apart.calls.end() || other->signature != c.signature || other->layer != c.layer)
+      throw std::logic_error("settled_pass: the pass's two placements call different kernels at " + c.layer);
+    const Answer& a = other->answer;
+    c.answer.rel_error += toward * (a.rel_error - c.answer.rel_error);
+    c.answer.seconds += toward * (a.seconds - c.answer.seconds);
+    c.cpu_s += toward * (other->cpu_s - c.cpu_s);
+    if (c.layer != "heap")
+      c.answer.basis = fmt::format("{}; settled {:.0f}% of the way to its team apart ({}: {:.3g} us)", c.answer.basis,
+                                   100 * toward, other->phase, a.seconds * 1e6);
+    ++other;
+  }
+  for (; other != apart.calls.end(); ++other) wakes.push_back(*other);
+  for (auto& w : wakes) {
+    w.answer.seconds *= toward;
+    w.cpu_s *= toward;
+    w.answer.basis = fmt::format("{}, for the {:.0f}% of the way the pass settles apart", w.answer.basis, 100 * toward);
+    if (w.answer.seconds > 0) plan.calls.push_back(w);
+  }
+  return plan;
+}
+
+}  // namespace
+
 StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                         const FrameworkRules& rules, graph::DataType type, PassThreads where) {
+  if (where == PassThreads::taking_turns && threads > 1 && times.has_any_phase(kInferInPassSharedCore))
+    return settled_pass(graph, batch, threads, times, rules, type);
   Builder b{graph, batch, threads, times, rules, type, {}, where};
   for (const auto& node : graph.nodes())
     if (!node.train_only) b.forward(node, false);

@@ -113,11 +113,29 @@ enum class PassThreads {
   // the profile timed that on more than one thread.
   one_request_thread,
   // The same with the passes taking turns on several request threads (a server's
-  // connections, or gRPC's pool): operators timed inside passes taking turns
+  // connections, or gRPC's pool).  Where the profile timed passes with the team on its
+  // caller's core (kInferInPassSharedCore), the pass settles between that place and its
+  // team apart (one_request_thread) by how much of the pass's work its team's other threads
+  // do (kApartPerWorkerShare); else operators timed inside passes taking turns
   // (kInferInPassTakingTurns), their wakes in them, where the profile has them; else as
   // one_request_thread.
   taking_turns,
+  // A request thread whose team is pinned to its own core: its threads take turns on it, a
+  // context switch a wake (kInferInPassSharedCore, else as one_request_thread).
+  shared_core,
 };
+
+// How far a pass taking turns settles from its team on the caller's core towards its team
+// apart: this many times the share of the pass's work its team's other threads add on the
+// caller's core (the pass there over the pass on the main thread, less one), at most all
+// the way.  A team with little to do between a pass's serial operators stays on its
+// caller's core, a context switch a wake; one with work of its own is pulled to the idle
+// core, where every wake waits for the host on a VM that halts idle vCPUs.  Fitted on the
+// Granite Rapids VM's passes in every place (2026-12-01 03:08, eight networks at batches 1
+// and 8, validation/data/pass_placement_devbox_granite_0311.jsonl): 1.4-1.5 price its
+// passes taking turns within 8.0% (1.0 9.2%, 2.0 8.5%); three networks timed at 06:00 after
+// (pass_placement_devbox_granite_0600.jsonl) came within -3.1..+9.1%.
+inline constexpr double kApartPerWorkerShare = 1.5;
 
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                         const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32,

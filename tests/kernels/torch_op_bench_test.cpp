@@ -112,9 +112,10 @@ TEST(TorchOpBench, TheTeamsSpinIsTimedOnTheMainThreadAfterTheCallersWork) {
 // --in-pass times every call of ResNet-18's inference pass (dlsim model --format csv, the
 // loss left out) inside whole passes: phase infer_pass on the main thread for every thread
 // count, then infer_pass_thread on the request thread, then infer_pass_turns on two request
-// threads taking turns; a signature the pass calls four times counts four calls a pass.
-// --pass-threads picks some of the three.  A listing that is not that CSV, or a place that
-// is none of them, is refused.
+// threads taking turns, then infer_pass_shared on a request thread whose team shares its
+// core; a signature the pass calls four times counts four calls a pass.  --pass-threads
+// picks some of the four.  A listing that is not that CSV, or a place that is none of them,
+// is refused.
 TEST(TorchOpBench, InPassTimesEveryCallOfAPassOnEachThread) {
   const fs::path dir = fs::temp_directory_path() / "dlsim_torch_op_bench_test";
   fs::create_directories(dir);
@@ -123,7 +124,7 @@ TEST(TorchOpBench, InPassTimesEveryCallOfAPassOnEachThread) {
   ASSERT_EQ(model.exit_code, 0) << model.output;
   std::ofstream(listing) << model.output;
   const auto raw = (dir / "resnet18_b1_in_pass.json").string();
-  const auto bench = [&](const std::string& file, const std::string& places = "main,request,turns") {
+  const auto bench = [&](const std::string& file, const std::string& places = "main,request,turns,shared") {
     return dlsim::testing::run_command(
         DLSIM_PYTHON, {DLSIM_SOURCE_DIR "/kernels/pytorch/torch_op_bench.py", "--signatures", file, "--in-pass",
                        "--pass-threads", places, "--threads", "1,2", "--repetitions", "1", "--min-time", "0.001",
@@ -147,19 +148,24 @@ TEST(TorchOpBench, InPassTimesEveryCallOfAPassOnEachThread) {
   ASSERT_EQ(run.exit_code, 0) << run.output;
   // 28 signatures (the loss left out), on two thread counts, each phase after the other.
   const auto phases = phases_timed();
-  ASSERT_EQ(phases.size(), 6u * 28u);
+  ASSERT_EQ(phases.size(), 8u * 28u);
   EXPECT_EQ(std::count(phases.begin(), phases.begin() + 56, "infer_pass"), 56);
   EXPECT_EQ(std::count(phases.begin() + 56, phases.begin() + 112, "infer_pass_thread"), 56);
-  EXPECT_EQ(std::count(phases.begin() + 112, phases.end(), "infer_pass_turns"), 56);
+  EXPECT_EQ(std::count(phases.begin() + 112, phases.begin() + 168, "infer_pass_turns"), 56);
+  EXPECT_EQ(std::count(phases.begin() + 168, phases.end(), "infer_pass_shared"), 56);
 
   const auto turns = bench(listing, "turns");
   ASSERT_EQ(turns.exit_code, 0) << turns.output;
   const auto turns_only = phases_timed();
   EXPECT_EQ(turns_only.size(), 56u);
   EXPECT_EQ(std::count(turns_only.begin(), turns_only.end(), "infer_pass_turns"), 56);
+  const auto shared = bench(listing, "shared");
+  ASSERT_EQ(shared.exit_code, 0) << shared.output;
+  const auto shared_only = phases_timed();
+  EXPECT_EQ(std::count(shared_only.begin(), shared_only.end(), "infer_pass_shared"), 56);
   const auto nowhere = bench(listing, "main,elsewhere");
   EXPECT_EQ(nowhere.exit_code, 2);
-  EXPECT_NE(nowhere.output.find("--pass-threads main,elsewhere: expected some of main,request,turns"),
+  EXPECT_NE(nowhere.output.find("--pass-threads main,elsewhere: expected some of main,request,turns,shared"),
             std::string::npos) << nowhere.output;
 
   const auto kernels = (dir / "resnet18_b1.kernels").string();

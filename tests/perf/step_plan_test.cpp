@@ -174,6 +174,50 @@ TEST(StepPlan, BesideOtherTeamsEveryOperatorWakesItsTeam) {
   EXPECT_NEAR(turn_wakes.answer.seconds, 32e-6 * 48, 1e-12);
 }
 
+// Convolutions timed inside passes on the main thread (100 us), on one request thread (300
+// us, its team apart) and with the team on the caller's core (`shared` us), and a team wake
+// of 32 us.  A pass taking turns settles between the last two by the share of work the team
+// adds on the caller's core: none, and it is the shared pass, without wakes; at least 1 /
+// kApartPerWorkerShare, and it is the apart pass, wakes and all; between, each operator
+// that far between its two prices.  A profile that never timed the shared core prices the
+// pass as before.
+TEST(StepPlan, APassTakingTurnsSettlesBetweenItsTeamOnTheCallersCoreAndApart) {
+  const auto profile_with = [](double shared) {
+    Profile p;
+    p.fits.push_back({"conv2d", "fp32", kInferInPass, 2, {"one"}, {100e-6}, 0, 3});
+    p.fits.push_back({"conv2d", "fp32", kInferInPassOnRequestThread, 2, {"one"}, {300e-6}, 0, 3});
+    if (shared > 0) p.fits.push_back({"conv2d", "fp32", kInferInPassSharedCore, 2, {"one"}, {shared}, 0, 3});
+    const std::string wake = team_wake_signature();
+    p.measured[{wake, "after_idle", 2}] = {160e-6, 160e-6, 160e-6, 5, 0};
+    p.measured[{wake, "idle", 2}] = {100e-6, 100e-6, 100e-6, 5, 0};
+    p.measured[{wake, "back_to_back", 2}] = {28e-6, 28e-6, 28e-6, 5, 0};
+    p.fits.push_back({kTeamWakeOp, "fp32", "after_idle", 2, {"one"}, {160e-6}, 0, 1});
+    return p;
+  };
+  const auto seconds = [](const StepPlan& plan) { return plan.totals().seconds; };
+  const Profile none = profile_with(100e-6);
+  EXPECT_NEAR(seconds(resnet18_pass(none, 2, kTurns)), seconds(resnet18_pass(none, 2, PassThreads::shared_core)), 1e-12);
+  EXPECT_EQ(count(resnet18_pass(none, 2, kTurns), "wake"), 0u);
+  EXPECT_EQ(count(resnet18_pass(none, 2, kTurns), kInferInPassSharedCore, "conv2d"), 20u);
+
+  const Profile busy = profile_with(1e-3);
+  EXPECT_NEAR(seconds(resnet18_pass(busy, 2, kTurns)), seconds(resnet18_pass(busy, 2, kCrowded)), 1e-12);
+  EXPECT_EQ(count(resnet18_pass(busy, 2, kTurns), "wake"), 1u);
+
+  const Profile some = profile_with(400e-6);
+  const double shared = seconds(resnet18_pass(some, 2, PassThreads::shared_core));
+  const double apart = seconds(resnet18_pass(some, 2, kCrowded));
+  const double main = seconds(resnet18_pass(some, 2, kAlone));
+  const double toward = kApartPerWorkerShare * (shared / main - 1);
+  ASSERT_GT(toward, 0.05);
+  ASSERT_LT(toward, 0.95);
+  EXPECT_NEAR(seconds(resnet18_pass(some, 2, kTurns)), shared + toward * (apart - shared), 1e-9);
+
+  Profile turns_only = profile_with(0);
+  turns_only.fits.push_back({"conv2d", "fp32", kInferInPassTakingTurns, 2, {"one"}, {200e-6}, 0, 3});
+  EXPECT_EQ(count(resnet18_pass(turns_only, 2, kTurns), kInferInPassTakingTurns, "conv2d"), 20u);
+}
+
 TEST(StepPlan, AKernelsCpuTimeIsWhatItsProfileTimedElseItsTimeOnEveryThread) {
   // ResNet-18's first convolution timed with 1.5 core-ms of CPU time in 1 ms on two
   // threads; every other kernel priced by the roofline, its CPU time counted on both.
