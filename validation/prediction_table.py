@@ -141,6 +141,8 @@ GRANITE_0258 = [("mnasnet0_75", "MNASNet 0.75"), ("shufflenet_v2_x1_5", "Shuffle
 GRANITE_0356 = [("squeezenet1_0", "SqueezeNet 1.0"), ("regnet_y_800mf", "RegNetY-800MF")]
 GRANITE_0540 = [("mnasnet1_3", "MNASNet 1.3"), ("regnet_x_800mf", "RegNetX-800MF"),
                 ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
+GRANITE_0628 = [("efficientnet_b1", "EfficientNet-B1"), ("regnet_y_1_6gf", "RegNetY-1.6GF"),
+                ("regnet_x_1_6gf", "RegNetX-1.6GF")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -409,18 +411,21 @@ GOALS = [
     *networks_campaign("the same runs priced from the VM's calibration taken half an hour after them (00:52)",
                        "small-0019-recalibrated", GRANITE_0019, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the same configurations again (01:36), measured blind from that calibration (9.0%, 43; priced "
-                       "since with passes taking turns timed)",
+                       "since with passes taking turns, then on a shared core, timed)",
                        "small-repeat-0136", GRANITE_0019, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the 23:51 runs priced from that calibration, an hour after them", "se-2351-recalibrated",
                        GRANITE_2351, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("MNASNet 0.75, ShuffleNetV2 1.5x and ResNet-34, never served or timed on the fifth kind, the "
                        "same configurations (02:57), measured blind once passes taking turns on two request threads "
-                       "were timed and added to that calibration", "turns-0258", GRANITE_0258,
+                       "were timed and added to that calibration (6.2%, 74; priced since with passes on a shared core timed)",
+                       "turns-0258", GRANITE_0258,
                        machine="devbox-xeon-granite-rapids"),
-    *networks_campaign("its two-thread half again (04:27), measured blind from the same profile", "turns-repeat-0428",
+    *networks_campaign("its two-thread half again (04:27), measured blind from the same profile (9.9%, 31; priced since "
+                       "the same way)", "turns-repeat-0428",
                        GRANITE_0258, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("SqueezeNet 1.0 and RegNetY-800MF, never served or timed on the fifth kind, the same "
-                       "configurations (03:55), measured blind from the same profile", "turns-0356", GRANITE_0356,
+                       "configurations (03:55), measured blind from the same profile (5.9%, 54; priced since the same way)",
+                       "turns-0356", GRANITE_0356,
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("MNASNet 1.3, RegNetX-800MF and ShuffleNetV2 2.0x, never served or timed on the fifth kind, "
                        "the same configurations (05:39), measured blind once a team's spin was timed (16.2%, 55; "
@@ -428,6 +433,10 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("its two-thread half again (06:01), measured blind from the same profile (12.8%, 25; priced "
                        "since the same way)", "spin-repeat-0605", GRANITE_0540, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("EfficientNet-B1, RegNetY-1.6GF and RegNetX-1.6GF, never served or timed on the fifth kind, the "
+                       "same configurations (06:27), measured blind once passes on a shared core were timed and a "
+                       "pass taking turns settles between that place and its team apart", "settled-0628",
+                       GRANITE_0628, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
