@@ -275,42 +275,38 @@ def inference_forward(sig):
     return {"infer": infer}
 
 
-def team_wake(sig):
-    """A ReLU of n x e elements on the request thread's team: called back to back, and after
-    100 us of the caller's own work (in a network, the framework's between operators), with
-    that work alone to subtract.  The main thread runs PyTorch on the same threads first, as
-    a server's does, so that libgomp keeps two teams and lets idle threads sleep."""
-    start_team()
+def relu_after_work(sig, seconds, work_phase, after_phase):
+    """A ReLU of n x e elements called back to back, `seconds` of the caller's own work
+    (work_phase), and that work then the ReLU (after_phase)."""
     x = torch.randn(get(sig, "n"), get(sig, "e"))
 
-    def idle():
+    def work():
         start = time.perf_counter()
-        while time.perf_counter() - start < 100e-6:
+        while time.perf_counter() - start < seconds:
             pass
 
-    def after_idle():
-        idle()
+    def after():
+        work()
         torch.relu(x)
-    return {"back_to_back": lambda: torch.relu(x), "idle": idle, "after_idle": after_idle}
+    return {"back_to_back": lambda: torch.relu(x), work_phase: work, after_phase: after}
+
+
+def team_wake(sig):
+    """The ReLU on the request thread's team, after 100 us of the caller's own work (in a
+    network, the framework's between operators), with that work alone to subtract.  The main
+    thread runs PyTorch on the same threads first, as a server's does, so that libgomp keeps
+    two teams and lets idle threads sleep."""
+    start_team()
+    return relu_after_work(sig, 100e-6, "idle", "after_idle")
 
 
 def team_spin(sig):
-    """A ReLU of n x e elements on the main thread's team, the process's only one: called back
-    to back, and after 30 ms of the caller's own work, with that work alone to subtract.  In
-    the wait the team's idle threads spin before they sleep (libgomp's GOMP_SPINCOUNT, 300,000
-    turns of a pause by default where the process's teams fit its cores), so the rows' CPU
-    times hold the spin; a team that spins longer than the wait shows the wait."""
-    x = torch.randn(get(sig, "n"), get(sig, "e"))
-
-    def long_idle():
-        start = time.perf_counter()
-        while time.perf_counter() - start < 30e-3:
-            pass
-
-    def after_long_idle():
-        long_idle()
-        torch.relu(x)
-    return {"back_to_back": lambda: torch.relu(x), "long_idle": long_idle, "after_long_idle": after_long_idle}
+    """The ReLU on the main thread's team, the process's only one, after 30 ms of the caller's
+    own work, with that work alone to subtract.  In the wait the team's idle threads spin
+    before they sleep (libgomp's GOMP_SPINCOUNT, 300,000 turns of a pause by default where the
+    process's teams fit its cores), so the rows' CPU times hold the spin; a team that spins
+    longer than the wait shows the wait."""
+    return relu_after_work(sig, 30e-3, "long_idle", "after_long_idle")
 
 
 def phases_of(sig, training):
