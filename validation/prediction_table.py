@@ -437,6 +437,8 @@ GOALS = [
                        "same configurations (06:27), measured blind once passes on a shared core were timed and a "
                        "pass taking turns settles between that place and its team apart", "settled-0628",
                        GRANITE_0628, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (07:19), measured blind from the same profile", "settled-repeat-0720",
+                       GRANITE_0628, machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
