@@ -12,7 +12,8 @@
 # sample priced ResNet-18's two-thread batch 8 anywhere in 34-41 images/s while the runs in
 # process kept to 40-45), the price of a page faulted afresh alone and inside ResNet-18's
 # passes (kernels/pytorch/page_price.py), the
-# wake-up of a thread team and how long its idle threads spin before they sleep, a trace of the stalls that hold a team up and of its speed
+# wake-up of a thread team and how long its idle threads spin before they sleep, a trace of
+# the stalls that hold a team up and of its speed
 # between (pooled in the profile with the traces of the kind's earlier calibrations), and
 # the Python serving stack over loopback and across a 5 Gbit/s veth link, as it serves
 # ResNet-18 (each request after 20 ms idle and answered after the network's pass, which
@@ -62,10 +63,10 @@ done
 $py kernels/pytorch/torch_op_bench.py --signatures <(echo "first_touch fp32 n32768 e1024") \
   --threads 1,2 --out "$ops/first_touch.json" 2> /dev/null
 $py kernels/pytorch/page_price.py --networks resnet18:8,32 --threads 1,2 --out "$ops/page_price.json" 2> /dev/null
-$py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_wake fp32 n1 e200704") \
-  --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_wake.json" 2> /dev/null
-$py kernels/pytorch/torch_op_bench.py --signatures <(echo "team_spin fp32 n1 e200704") \
-  --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/team_spin.json" 2> /dev/null
+for team in team_wake team_spin; do
+  $py kernels/pytorch/torch_op_bench.py --signatures <(echo "$team fp32 n1 e200704") \
+    --threads 1,2 --repetitions 15 --min-time 0.1 --out "$ops/$team.json" 2> /dev/null
+done
 # Two minutes a thread count: on the Zen 5 kind a minute's trace on one thread (2026-11-28
 # 00:21) found its slowest windows 1.48x the median and P99 1.20x, where served passes on
 # one thread ran 1.6-1.9x slower for seconds at a time, 10% of their time.  Two minutes

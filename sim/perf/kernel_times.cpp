@@ -103,7 +103,8 @@ KernelTimes::KernelTimes(const Profile& profile, LookupOptions options)
 // Untimed networks' busy shares came within 2-7% so (GoogLeNet, Inception-v3, AlexNet,
 // VGG-11 on the Genoa VM, from 12-36%), but a team that spins between short operators keeps
 // its cores busy anyway: MobileNetV2 in process at batch 1 on two threads used 0.99 of the
-// cores, priced so at 0.63.
+// cores, priced so at 0.63.  Where the profile timed that spin, the step adds it
+// (kTeamSpinOp, step_plan.hpp).
 void KernelTimes::busy_as_timed(const kernels::Signature& sig, const std::string& phase, int threads,
                                 Answer& a) const {
   if (const auto it = cores_busy_.find({sig.op, phase, threads}); it != cores_busy_.end())

@@ -79,9 +79,9 @@ std::string team_wake_signature();
 
 // A team's idle threads spin before they sleep.  Where the process's teams fit its cores
 // (PassThreads::own_cores), libgomp spins GOMP_SPINCOUNT turns (300,000 by default) before
-// a thread that waits for work sleeps, so through a stretch of operators the team's other
-// threads sit out (a serial operator, the framework's own work between operators) they keep
-// their cores busy up to that long: on the Granite Rapids VM 4.0 ms, and MobileNetV3-Small
+// a thread that waits for work sleeps, so through the part of each operator the team's
+// other threads sit out (a serial operator, the framework's own work before the next) they
+// keep their cores busy up to that long: on the Granite Rapids VM 4.0 ms, and MobileNetV3-Small
 // in process at batch 1 on two threads kept 1.00 of its cores busy, where its operators'
 // own CPU times add up to 0.53.  Timed as "team_spin fp32 n1 e200704" (kTeamWakeOp's ReLU)
 // on the main thread, phases "back_to_back", "long_idle" (30 ms of the caller's work) and
