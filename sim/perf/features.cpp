@@ -208,7 +208,7 @@ Features kernel_features(const kernels::Signature& s, const std::string& phase, 
 
 bool is_inference_phase(const std::string& phase) {
   return phase == "infer" || phase == kInferOnRequestThread || phase == kInferInPass ||
-         phase == kInferInPassOnRequestThread || phase == kInferInPassTakingTurns;
+         phase == kInferInPassOnRequestThread || phase == kInferInPassTakingTurns || phase == kInferInPassSharedCore;
 }
 
 bool is_optimizer(const std::string& op) { return op == "sgd" || op == "sgd_momentum" || op == "adam"; }

@@ -210,7 +210,9 @@ TEST(Features, TrainingBatchNormReadsItsInputTwiceInferenceOnce) {
   EXPECT_DOUBLE_EQ(kernel_features(bn, "fwd").bytes, 3 * 96.0);       // statistics, then normalise and write
   EXPECT_DOUBLE_EQ(kernel_features(bn, "bwd_data").bytes, 5 * 96.0);  // input and gradient twice, write
   EXPECT_DOUBLE_EQ(kernel_features(bn, "infer").bytes, 2 * 96.0);     // stored statistics
-  EXPECT_DOUBLE_EQ(kernel_features(bn, kInferOnRequestThread).bytes, 2 * 96.0);
+  for (const char* phase : {kInferOnRequestThread, kInferInPass, kInferInPassOnRequestThread, kInferInPassTakingTurns,
+                            kInferInPassSharedCore})
+    EXPECT_DOUBLE_EQ(kernel_features(bn, phase).bytes, 2 * 96.0) << phase;
   const auto relu = kernels::parse_signature("relu fp32 n2 e12");
   EXPECT_DOUBLE_EQ(kernel_features(relu, "infer").bytes, kernel_features(relu, "fwd").bytes);
   EXPECT_DOUBLE_EQ(kernel_features(relu, "bwd_data").bytes, 3 * 96.0);
