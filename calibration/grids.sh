@@ -1,7 +1,15 @@
-# What a CPU calibration times, sourced by calibrate_cpu_machine.sh and time_pass_place.sh: the
-# networks (NAME:BATCHES) whose operators and passes it times, and the grids of operators none
-# of them has, each a function that prints one kernel signature a line.
+# What a CPU calibration times, sourced by calibrate_cpu_machine.sh, time_pass_place.sh and
+# probe_pace.sh: the networks (NAME:BATCHES) whose operators and passes it times, and the
+# grids of operators none of them has, each a function that prints one kernel signature a
+# line.
 networks="keras_mnist:32,128 keras_cifar10:32,128 resnet18:1,8,32 resnet50:4,8 vgg16:2,4"
+# Exits 2 unless the calibration folder $2 exists, naming the script ($1) that needs it.
+require_calibration() {
+  if [ ! -d "$2" ]; then
+    echo "$1: no calibration folder $2; calibrate the machine first (calibrate_cpu_machine.sh)" >&2
+    exit 2
+  fi
+}
 # The grids timed inside a pass of them as well as in loops.
 pass_grids="concats thin_convs squeeze_excitation"
 

@@ -15,15 +15,12 @@ machine=$1
 catalog_cpu=$2
 place=$3
 ops=calibration/raw/$machine-pytorch
-if [ ! -d "$ops" ]; then
-  echo "time_pass_place.sh: no calibration folder $ops; calibrate the machine first (calibrate_cpu_machine.sh)" >&2
-  exit 2
-fi
+source calibration/grids.sh
+require_calibration time_pass_place.sh "$ops"
 if [ "$place" != turns ] && [ "$place" != shared ]; then
   echo "time_pass_place.sh: place '$place': expected turns or shared" >&2
   exit 2
 fi
-source calibration/grids.sh
 calibration/measure_cpu.sh "$machine-pytorch" "$networks" 1,2 pytorch "in-pass-$place"
 for grid in $pass_grids; do
   grid_in_a_pass "$grid" "$ops/${grid}_in_pass_$place.json" --pass-threads "$place"

@@ -143,6 +143,8 @@ GRANITE_0540 = [("mnasnet1_3", "MNASNet 1.3"), ("regnet_x_800mf", "RegNetX-800MF
                 ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
 GRANITE_0628 = [("efficientnet_b1", "EfficientNet-B1"), ("regnet_y_1_6gf", "RegNetY-1.6GF"),
                 ("regnet_x_1_6gf", "RegNetX-1.6GF")]
+GRANITE_0845 = [("efficientnet_b2", "EfficientNet-B2"), ("regnet_y_3_2gf", "RegNetY-3.2GF"),
+                ("resnext50_32x4d", "ResNeXt-50 32x4d")]
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -439,6 +441,12 @@ GOALS = [
                        GRANITE_0628, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("its two-thread half again (07:19), measured blind from the same profile", "settled-repeat-0720",
                        GRANITE_0628, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("EfficientNet-B2, RegNetY-3.2GF and ResNeXt-50 32x4d, never served or timed on the fifth kind, "
+                       "the same configurations (08:45), measured blind from the same profile at the VM's pace probed "
+                       "before the runs (0.93 of its calibration's: system.cpu_pace)", "paced-0845", GRANITE_0845,
+                       machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("the same runs at the calibration's own pace", "paced-0845-calibrated-pace", GRANITE_0845,
+                       machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

@@ -9,7 +9,7 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
-        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--bounds build/sim/cli/dlsim]
+        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93] [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
@@ -28,6 +28,8 @@ into the convolution before it).
 --input-profile names the machine's input calibration for a campaign whose clients read files
 (serving_cpu.py --input files): each case is served from its row's `input` (files or tensors),
 which its id then names, a JPEG decoded at that profile's pace.
+--pace prices every case at the machine's pace on the day (system.cpu_pace: calibration/probe_pace.sh,
+taken before the campaign).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -114,6 +116,7 @@ class Writer:
         """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
         model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
+        pace = f', "system.cpu_pace" = "{a.pace}"' if a.pace else ""
         inputs = (f', "serving.input" = "{{input}}", "system.input_profile" = "{relative(a.input_profile, SCENARIOS)}"'
                   if a.input_profile else "")
         defaults = ("[defaults]\n"
@@ -121,7 +124,7 @@ class Writer:
                     'scenario = "scenarios/cpu_serve.toml"\n'
                     f'set = {{ "workload.model" = "{model}", "workload.batch" = "{{batch}}", '
                     f'"system.threads" = "{{server_threads}}", "system.profile" = "{relative(a.profile, SCENARIOS)}", '
-                    f'"system.cpu" = "{a.cpu}"{inputs} }}\n'
+                    f'"system.cpu" = "{a.cpu}"{inputs}{pace} }}\n'
                     f'id = "{{model}} {{deployment}} {{protocol}} {{mode}} b{{batch}} c{{concurrency}} '
                     f't{{server_threads}}{self.id_input}"\n'
                     'measured = "images_per_s"\n'
@@ -212,6 +215,7 @@ def main():
     ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
     ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
     ap.add_argument("--input-profile", help="the machine's input calibration: cases served from their rows' input")
+    ap.add_argument("--pace", type=float, help="the machine's pace on the day (system.cpu_pace)")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
     for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census,

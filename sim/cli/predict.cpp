@@ -625,6 +625,12 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
                                       where);
   if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
+  if (const double pace = spec.system.cpu_pace; pace != 1) {
+    perf::at_pace(p.plan, pace);
+    p.scaling += fmt::format("{}every kernel at {:.3g} times its calibrated time, the machine's pace on the day "
+                             "(system.cpu_pace)",
+                             p.scaling.empty() ? "" : "; ", pace);
+  }
   p.totals = p.plan.totals();
   return p;
 }

@@ -88,10 +88,11 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // copies a pass beside the 16 shuffles'), and with them the model still counts 4,664
 // (tried, 2026-11-30: they fit its holes).  (MobileNetV3-Small at batch 1, first served on
 // 2026-11-30, faulted none to 1,186 pages by stack against the model's 501: a small pass
-// the model does count.)  A deployment tends to repeat its count from campaign to campaign
-// and another deployment of the same pass does not (ResNet-18 at batch 8: 3 pages in
-// process in most campaigns, 6,273-12,546 over gRPC), since each stack leaves its request
-// thread's arena otherwise.  The prediction keeps the model's count; its band spans the
+// the model does count.  RegNetY-3.2GF's at batch 1, first served on 2026-12-01, faulted
+// 1,979-4,613 pages on the Granite Rapids VM where the model counts none.)  A deployment
+// tends to repeat its count from campaign to campaign and another deployment of the same
+// pass does not (ResNet-18 at batch 8: 3 pages in process in most campaigns, 6,273-12,546
+// over gRPC), since each stack leaves its request thread's arena otherwise.  The prediction keeps the model's count; its band spans the
 // tenths, and a scenario may price either (system.heap_state).
 struct PageFaultSpread {
   double p10 = 0;  // times the model's pages

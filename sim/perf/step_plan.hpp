@@ -141,4 +141,8 @@ StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, c
                         const FrameworkRules& rules, graph::DataType type = graph::DataType::fp32,
                         PassThreads where = PassThreads::own_cores);
 
+// The plan on its machine at another pace than its calibration's: every call's time and
+// CPU time, and the band of its refaulted pages, `pace` times the profile's.
+void at_pace(StepPlan& plan, double pace);
+
 }  // namespace dlsim::perf

@@ -63,6 +63,11 @@ struct SystemSpec {
   // from process to process and machine to machine), in place of the heap model's; -1: the
   // heap model's.
   int64_t pass_page_faults = -1;
+  // CPU: the machine's pace on the day over its calibration's, the time its calibration's
+  // operators take now over what they took then (calibration/probe_pace.sh): every CPU
+  // kernel's time is that many times the profile's.  A VM's host moves it by 5-30% over
+  // hours.  1: the calibration's pace.
+  double cpu_pace = 1;
   // CPU: the widest vector instructions the framework's binary was built for ("sse2" for
   // TensorFlow's pip wheels before 1.6); its convolutions and GEMMs run at that peak.
   // Empty: the CPU's own.

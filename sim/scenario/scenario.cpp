@@ -251,6 +251,11 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
     r.problem("pass_page_faults", std::to_string(s.pass_page_faults),
               "either a counted pass (system.pass_page_faults) or a heap state (system.heap_state), not both",
               "remove system.heap_state: a counted pass's pages are not a draw");
+  s.cpu_pace = r.number("cpu_pace", 0.1, 10).value_or(1);
+  if (r.has("cpu_pace") && s.device != "cpu")
+    r.problem("cpu_pace", fmt::format("{}", s.cpu_pace),
+              "a CPU device: a GPU's kernels run at the GPU's pace, its host's is system.launch_overhead",
+              "remove system.cpu_pace, or set system.device = \"cpu\"");
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");

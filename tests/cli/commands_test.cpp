@@ -295,6 +295,25 @@ TEST(Commands, ACpuInferenceSaysWhatItsPagesRestOn) {
   EXPECT_EQ(counted.find("heap model"), std::string::npos) << counted;
 }
 
+// A machine at another pace on the day than at its calibration (system.cpu_pace) runs its
+// pass that many times as long, and says so.
+TEST(Commands, ACpuPassAtTheDaysPaceScalesAndSaysSo) {
+  const std::string profile = "devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml";
+  const auto pass = [&](const std::string& sets) {
+    const auto [code, out] =
+        run(std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_infer.toml --format json" +
+            " --set system.profile=" DLSIM_SOURCE_DIR "/calibration/profiles/" + profile + sets);
+    EXPECT_EQ(code, 0) << out;
+    return nlohmann::json::parse(out);
+  };
+  const auto calibrated = pass("");
+  const auto faster = pass(" --set system.cpu_pace=0.9");
+  const auto median = [](const nlohmann::json& j) { return j["forward_pass_band_s"]["p50"].get<double>(); };
+  EXPECT_NEAR(median(faster) / median(calibrated), 0.9, 0.01);  // the host's stalls keep their length
+  const std::string says = faster["provenance"]["scaled_to"].get<std::string>();
+  EXPECT_NE(says.find("0.9 times its calibrated time"), std::string::npos) << says;
+}
+
 // A profile carried to a CPU of another vector width says so: its kernels there are other
 // kernels (the Zen 4's AVX-512 profile on the AVX2 Zen 3 came out 28-60% off); one carried
 // between CPUs of the same width does not.

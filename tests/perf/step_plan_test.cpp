@@ -433,6 +433,23 @@ TEST(StepPlan, InferenceRunsForwardOnlyWithoutDropoutOrLoss) {
   }
 }
 
+// A machine at another pace than its calibration's runs every call, its CPU time and its
+// pages' band that many times as long.
+TEST(StepPlan, APlanAtAnotherPaceScalesEveryCallAndItsBand) {
+  StepPlan plan;
+  plan.calls.push_back({Stage::forward, "a", "x", "fwd", {1.0, 0.0, Source::measured, ""}, 0.0, 2.0});
+  plan.calls.push_back({Stage::forward, "heap", "y", "refault", {3.0, 0.0, Source::measured, ""}, 0.0, 3.0});
+  plan.refault_p10_s = 0;
+  plan.refault_p90_s = 4.5;
+  const StepTotals before = plan.totals();
+  at_pace(plan, 0.9);
+  const StepTotals after = plan.totals();
+  EXPECT_DOUBLE_EQ(after.seconds, 0.9 * before.seconds);
+  EXPECT_DOUBLE_EQ(after.cpu_seconds, 0.9 * before.cpu_seconds);
+  EXPECT_DOUBLE_EQ(after.p90_seconds, 0.9 * before.p90_seconds);
+  EXPECT_DOUBLE_EQ(plan.refault_p90_s, 0.9 * 4.5);
+}
+
 TEST(StepPlan, TotalsAddUpAndTheBandWidensWithError) {
   StepPlan plan;
   plan.calls.push_back({Stage::forward, "a", "x", "fwd", {1.0, 0.0, Source::measured, ""}});

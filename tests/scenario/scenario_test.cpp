@@ -93,6 +93,18 @@ TEST(Scenario, TheLaunchBandSurroundsTheMedian) {
   EXPECT_NE(err.find("give system.launch_overhead"), std::string::npos) << err;
 }
 
+// A CPU's pace on the day is its kernels' (a ratio to its calibration's); a GPU's host has
+// its launches instead.
+TEST(Scenario, TheCpuPaceIsACpusRatioToItsCalibration) {
+  const std::string cpu = inference("resnet18", "1", "device = \"cpu\"");
+  EXPECT_DOUBLE_EQ(parse(cpu).system.cpu_pace, 1.0);
+  EXPECT_DOUBLE_EQ(parse(cpu, {"system.cpu_pace=0.92"}).system.cpu_pace, 0.92);
+  std::string err = error_of(cpu, {"system.cpu_pace=0"});
+  EXPECT_NE(err.find("system.cpu_pace"), std::string::npos) << err;
+  err = error_of(kTrain, {"system.cpu_pace=0.92"});
+  EXPECT_NE(err.find("a CPU device"), std::string::npos) << err;
+}
+
 TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
   const std::string spread = "system.launch_spread=[0.7, 0.8, 0.9, 0.95, 1, 1.05, 1.2, 1.3, 1.6]";
   const RunSpec spec = parse(kTrain, {"system.launch_overhead=\"25us\"", spread});

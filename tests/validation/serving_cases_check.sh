@@ -5,7 +5,8 @@
 # (--model-file); from the 19:23 campaign's latencies, every suite of the two networks whose
 # loading left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets
 # serving.loader_team, as the committed file does; so too the Granite Rapids 13:50 campaign's,
-# whose clients read files (--input-profile); a missing data file is refused with exit 2.
+# whose clients read files (--input-profile); so too the Granite Rapids 08:45 campaign's, priced at
+# the pace probed on the day (--pace); a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -70,6 +71,20 @@ suites "$source_dir/validation/cases/$campaign.toml" "$work/files_committed.txt"
 suites "$work/files.toml" "$work/files_made.txt"
 diff "$work/files_committed.txt" "$work/files_made.txt"
 grep -q '"serving.input" = "{input}"' "$work/files.toml"
+# The machine's pace on the day (--pace): the Granite Rapids 08:45 campaign's file again, every
+# case priced at the pace probed before its runs.
+campaign=serving_cpu_devbox_granite_paced_0845
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+  --phases validation/data/serving_phases_devbox_granite_paced_0845.csv \
+  --latencies validation/data/serving_latencies_devbox_granite_paced_0845.jsonl \
+  --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml \
+  --protocols devbox-xeon-granite-rapids-2vcpu-1201 --cpu xeon-granite-rapids-kvm \
+  --model-file 'validation/oracle/onnx/{model}_train.onnx' --pace 0.93 \
+  --tag 'devbox-xeon-granite-rapids-{model}-paced-0845' --header "$work/header.txt" --out "$work/paced.toml"
+suites "$source_dir/validation/cases/$campaign.toml" "$work/paced_committed.txt"
+suites "$work/paced.toml" "$work/paced_made.txt"
+diff "$work/paced_committed.txt" "$work/paced_made.txt"
+grep -q '"system.cpu_pace" = "0.93"' "$work/paced.toml"
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
   echo "a missing data file was accepted" >&2
@@ -88,5 +103,6 @@ suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$wo
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
 echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set; 13:50's file clients;"\
+  "08:45's pace;"\
   "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"

@@ -37,13 +37,16 @@ MODELS = {
     "mnasnet1_3": 224, "regnet_x_800mf": 224, "shufflenet_v2_x2_0": 224,
     # Served blind there once passes on a shared core were timed (2026-12-01 06:40).
     "efficientnet_b1": 224, "regnet_y_1_6gf": 224, "regnet_x_1_6gf": 224,
+    # Served blind there with the machine's pace probed on the day (2026-12-01 09:10).
+    "efficientnet_b2": 224, "regnet_y_3_2gf": 224, "resnext50_32x4d": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
                "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1", "mobilenet_v3_small", "mnasnet0_5",
                "regnet_x_400mf", "shufflenet_v2_x0_5", "mnasnet0_75", "shufflenet_v2_x1_5", "resnet34",
                "squeezenet1_0", "regnet_y_800mf", "mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0",
-               "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf"]
+               "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
+               "resnext50_32x4d"]
 
 
 def build(name):

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A CPU machine's pace on the day over its calibration's (dlsim's system.cpu_pace): the
+operators of the calibration's grids timed again inside passes on the main thread
+(calibration/probe_pace.sh), each over its time in the calibration, the median of those
+ratios for each thread count, with their quartiles.
+
+    calibration/pace.py calibration/raw/MACHINE-pytorch PROBE_DIR [--check THREADS=PACE ...]
+
+PROBE_DIR holds GRID_in_pass.json files (kernels/pytorch/torch_op_bench.py --in-pass
+--pass-threads main; or .json.xz, as committed), each compared with the calibration's file of
+that name, phase infer_pass.  --check exits 1 unless each thread count's pace, rounded to 0.01, is the one
+given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
+5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
+08:29), while the same grid timed twice minutes apart agreed to 1% in median.
+"""
+import argparse
+import collections
+import json
+import lzma
+import pathlib
+import statistics
+import sys
+
+PHASE = "infer_pass"
+
+
+def medians(path):
+    """{(signature, threads): median seconds} of a file's infer_pass rows."""
+    times = collections.defaultdict(list)
+    with (lzma.open if str(path).endswith(".xz") else open)(path, "rt") as f:
+        rows = json.load(f)["benchmarks"]
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    for row in rows:
+        if row.get("run_type") == "aggregate":
+            continue
+        signature, threads, phase = (part.strip() for part in row["name"].split("|"))
+        if phase == PHASE:
+            times[(signature, int(threads.removeprefix("threads=")))].append(
+                row["real_time"] * scale[row.get("time_unit", "ns")])
+    return {key: statistics.median(v) for key, v in times.items()}
+
+
+def ratios(calibration_dir, probe_dir):
+    """{threads: [probe / calibration for each operator both timed]}."""
+    out = collections.defaultdict(list)
+    probes = sorted(pathlib.Path(probe_dir).glob("*_in_pass.json*"))
+    if not probes:
+        raise ValueError(f"{probe_dir}: no *_in_pass.json probe files (calibration/probe_pace.sh writes them)")
+    for probe in probes:
+        name = probe.name.removesuffix(".xz")
+        calibrated = pathlib.Path(calibration_dir) / name
+        if not calibrated.exists():
+            raise ValueError(f"{calibrated}: the calibration has no {name} to compare {probe} with; "
+                             "probe the grids the calibration timed (calibration/grids.sh)")
+        then = medians(calibrated)
+        for key, now in medians(probe).items():
+            if key in then and then[key] > 0:
+                out[key[1]].append(now / then[key])
+    if not out:
+        raise ValueError(f"{probe_dir}: no operator timed both there and in {calibration_dir} (phase {PHASE})")
+    return out
+
+
+def quartiles(values):
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+    return q[0], statistics.median(values), q[2]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("calibration_dir")
+    parser.add_argument("probe_dir")
+    parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
+    args = parser.parse_args()
+    try:
+        by_threads = ratios(args.calibration_dir, args.probe_dir)
+        expected = {}
+        for item in args.check:
+            threads, _, pace = item.partition("=")
+            expected[int(threads)] = float(pace)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"pace.py: {e}", file=sys.stderr)
+        return 2
+    wrong = []
+    for threads, values in sorted(by_threads.items()):
+        p25, pace, p75 = quartiles(values)
+        print(f"threads {threads}: system.cpu_pace = {pace:.2f} (P25 {p25:.2f}, P75 {p75:.2f}, "
+              f"{len(values)} operators)")
+        if threads in expected and round(pace, 2) != round(expected[threads], 2):
+            wrong.append(f"threads {threads}: {pace:.2f}, not {expected[threads]:.2f}")
+    for threads in expected:
+        if threads not in by_threads:
+            wrong.append(f"threads {threads}: not probed")
+    if wrong:
+        print("pace.py: " + "; ".join(wrong), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
