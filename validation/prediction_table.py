@@ -447,6 +447,9 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     *networks_campaign("the same runs at the calibration's own pace", "paced-0845-calibrated-pace", GRANITE_0845,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (10:07), measured blind from the same profile at the pace probed "
+                       "before the runs (0.97; 13.3%, 24 at the calibration's)", "paced-repeat-1008", GRANITE_0845,
+                       machine="devbox-xeon-granite-rapids"),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
