@@ -8,8 +8,8 @@ ratios for each thread count, with their quartiles.
 
 PROBE_DIR holds GRID_in_pass.json files (kernels/pytorch/torch_op_bench.py --in-pass
 --pass-threads main; or .json.xz, as committed), each compared with the calibration's file of
-that name, phase infer_pass.  --check exits 1 unless each thread count's pace, rounded to 0.01, is the one
-given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
+that name, phase infer_pass.  --check exits 1 unless each thread count's pace, rounded to
+0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
 5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
 08:29), while the same grid timed twice minutes apart agreed to 1% in median.
 """

@@ -419,16 +419,13 @@ GOALS = [
                        GRANITE_2351, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("MNASNet 0.75, ShuffleNetV2 1.5x and ResNet-34, never served or timed on the fifth kind, the "
                        "same configurations (02:57), measured blind once passes taking turns on two request threads "
-                       "were timed and added to that calibration (6.2%, 74; priced since with passes on a shared core timed)",
-                       "turns-0258", GRANITE_0258,
-                       machine="devbox-xeon-granite-rapids"),
-    *networks_campaign("its two-thread half again (04:27), measured blind from the same profile (9.9%, 31; priced since "
-                       "the same way)", "turns-repeat-0428",
-                       GRANITE_0258, machine="devbox-xeon-granite-rapids"),
+                       "were timed and added to that calibration (6.2%, 74; priced since with passes on a shared "
+                       "core timed)", "turns-0258", GRANITE_0258, machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("its two-thread half again (04:27), measured blind from the same profile (9.9%, 31; priced "
+                       "since the same way)", "turns-repeat-0428", GRANITE_0258, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("SqueezeNet 1.0 and RegNetY-800MF, never served or timed on the fifth kind, the same "
-                       "configurations (03:55), measured blind from the same profile (5.9%, 54; priced since the same way)",
-                       "turns-0356", GRANITE_0356,
-                       machine="devbox-xeon-granite-rapids"),
+                       "configurations (03:55), measured blind from the same profile (5.9%, 54; priced since the "
+                       "same way)", "turns-0356", GRANITE_0356, machine="devbox-xeon-granite-rapids"),
     *networks_campaign("MNASNet 1.3, RegNetX-800MF and ShuffleNetV2 2.0x, never served or timed on the fifth kind, "
                        "the same configurations (05:39), measured blind once a team's spin was timed (16.2%, 55; "
                        "priced since with passes on a shared core timed)", "spin-0540", GRANITE_0540,

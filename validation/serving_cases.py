@@ -9,7 +9,8 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
-        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93] [--bounds build/sim/cli/dlsim]
+        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93] \
+        [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
 MACHINE.toml; --tag the groups' machine part, with {model} where the network goes
@@ -28,8 +29,8 @@ into the convolution before it).
 --input-profile names the machine's input calibration for a campaign whose clients read files
 (serving_cpu.py --input files): each case is served from its row's `input` (files or tensors),
 which its id then names, a JPEG decoded at that profile's pace.
---pace prices every case at the machine's pace on the day (system.cpu_pace: calibration/probe_pace.sh,
-taken before the campaign).
+--pace prices every case at the machine's pace on the day (system.cpu_pace:
+calibration/probe_pace.sh, taken before the campaign).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """

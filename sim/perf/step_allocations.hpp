@@ -92,8 +92,9 @@ int64_t inference_page_faults(const graph::Graph& graph, int64_t batch, graph::D
 // 1,979-4,613 pages on the Granite Rapids VM where the model counts none.)  A deployment
 // tends to repeat its count from campaign to campaign and another deployment of the same
 // pass does not (ResNet-18 at batch 8: 3 pages in process in most campaigns, 6,273-12,546
-// over gRPC), since each stack leaves its request thread's arena otherwise.  The prediction keeps the model's count; its band spans the
-// tenths, and a scenario may price either (system.heap_state).
+// over gRPC), since each stack leaves its request thread's arena otherwise.  The prediction
+// keeps the model's count; its band spans the tenths, and a scenario may price either
+// (system.heap_state).
 struct PageFaultSpread {
   double p10 = 0;  // times the model's pages
   double p90 = 0;
