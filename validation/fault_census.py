@@ -21,22 +21,23 @@ import collections
 import json
 import statistics
 
-CONFIGURATION = ("model", "batch", "server_threads", "deployment", "protocol", "mode", "input")
+CONFIGURATION = ("model", "batch", "server_threads", "deployment", "protocol", "mode", "concurrency", "input")
 # What a run that does not say had: files its clients decode in the serving process leave
 # the heap in another state than tensors, and runs before 2026-11-30 09:50 sent tensors.
 UNSAID = {"input": "tensors"}
 
 
-def counts(paths, phase="locked"):
+def counts(paths, phase="locked", clients=1):
     """Each configuration's counts a pass, one a run, in the order run: the pass's thread's
-    ("locked") or, where the harness counted them, every thread's ("locked_process")."""
+    ("locked") or, where the harness counted them, every thread's ("locked_process"); of the
+    runs with that many clients, or with None of every run."""
     runs = collections.defaultdict(list)
     for path in sorted(paths):
         with open(path) as f:
             for line in f:
                 run = json.loads(line)
                 locked = run.get("page_faults", {}).get(phase)
-                if not locked or run["concurrency"] != 1:
+                if not locked or clients is not None and run["concurrency"] != clients:
                     continue
                 said = {**UNSAID, **run}
                 runs[tuple(said[k] for k in CONFIGURATION)].append(round(statistics.median(locked)))

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A page census of a serving stack: for every configuration (network, batch, threads,
-deployment, protocol, mode, input; one client) of the given serving latencies files
+deployment, protocol, mode, clients, input) of the given serving latencies files
 (validation/measure/serving_cpu.py --latencies, from a harness that counts every thread's
 faults over a pass, "locked_process"), the pages a pass faults, as dlsim's
 system.pass_page_faults takes them.  The timings are not used: a stack's count repeats
 from process to process, and between machines whose PyTorch runs the same kernels
 (validation/fault_census.py: the Zen 4 and Zen 5 VMs, both AVX-512, share most counts;
 the Zen 3 Milan, AVX2 only, shared 27 of 102 with the Zen 5), so take a census on the
-machine kind that will serve, in a few requests a configuration.
+machine kind that will serve, in a few requests a configuration, with as many clients as
+will be served: a second client's request waits in the stack while a pass runs.
 
     validation/page_census.py LATENCIES.jsonl ... --out validation/data/page_census_X.csv [--check]
 
@@ -31,7 +32,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
-    runs = counts(args.latencies, phase="locked_process")
+    runs = counts(args.latencies, phase="locked_process", clients=None)
     if not runs:
         print("page_census: no run counted every thread's faults (locked_process)", file=sys.stderr)
         return 2

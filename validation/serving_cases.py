@@ -35,6 +35,7 @@ calibration/probe_pace.sh, taken before the campaign).
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
 import argparse
+import collections
 import csv
 import json
 import math
@@ -89,9 +90,11 @@ class Writer:
         out = []
         for extra in splits:
             config = {**dict(where), **dict(extra)}
-            pages = self.census.get(tuple(config[k] for k in ("model",) + CENSUS_KEYS))
+            clients = {r["concurrency"] for r in chosen if all(r[k] == v for k, v in extra)}
+            counted = self.census.get(tuple(config[k] for k in ("model",) + CENSUS_KEYS), {})
+            pages = counted.get(clients.pop()) if len(clients) == 1 else None
             if pages is None:
-                print(f"serving_cases: no census count for {config}", file=sys.stderr)
+                print(f"serving_cases: no census count for {config} with its clients", file=sys.stderr)
             out.append((list(extra), pages))
         return out
 
@@ -149,9 +152,12 @@ def loader_teams(path):
 
 def read_census(path):
     """validation/page_census.py's counts: (model, batch, threads, deployment, protocol,
-    mode) to the pages a pass faults."""
+    mode) to the pages a pass faults with each number of clients."""
+    census = collections.defaultdict(dict)
     with open(os.path.join(ROOT, path)) as f:
-        return {tuple(r[k] for k in ("model",) + CENSUS_KEYS): int(r["pass_page_faults"]) for r in csv.DictReader(f)}
+        for r in csv.DictReader(f):
+            census[tuple(r[k] for k in ("model",) + CENSUS_KEYS)][r["concurrency"]] = int(r["pass_page_faults"])
+    return census
 
 
 def campaign_rows(path):

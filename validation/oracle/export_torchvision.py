@@ -39,6 +39,8 @@ MODELS = {
     "efficientnet_b1": 224, "regnet_y_1_6gf": 224, "regnet_x_1_6gf": 224,
     # Served blind there with the machine's pace probed on the day (2026-12-01 09:10).
     "efficientnet_b2": 224, "regnet_y_3_2gf": 224, "resnext50_32x4d": 224,
+    # Served blind there priced from a page census and the pace, both taken just before (2026-12-01 11:40).
+    "efficientnet_b3": 224, "densenet169": 224, "regnet_x_3_2gf": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
@@ -46,7 +48,7 @@ ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inc
                "regnet_x_400mf", "shufflenet_v2_x0_5", "mnasnet0_75", "shufflenet_v2_x1_5", "resnet34",
                "squeezenet1_0", "regnet_y_800mf", "mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0",
                "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
-               "resnext50_32x4d"]
+               "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf"]
 
 
 def build(name):
