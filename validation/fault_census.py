@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Whether a served pass's page faults repeat: for every configuration (network, batch,
-threads, deployment, protocol, mode, input; one client) of the given serving latencies files
+threads, deployment, protocol, mode, clients, input; one client unless --clients says
+otherwise) of the given serving latencies files
 (validation/measure/serving_cpu.py --latencies), each run's count a pass (the median over
 its requests of the pages faulted under the model's lock, on the request's thread), and
 then how many configurations measured in more than one run kept one count in all of them.
@@ -9,7 +10,7 @@ configurations measured in both share a count (a run of each faulted the same pa
 
     validation/fault_census.py validation/data/serving_latencies_devbox_turin21_1950.jsonl \\
         validation/data/serving_latencies_devbox_turin21_repeats_2136.jsonl \\
-        [--across validation/data/serving_latencies_devbox_genoa_*.jsonl]
+        [--across validation/data/serving_latencies_devbox_genoa_*.jsonl] [--clients any]
 
 On the Zen 5 VM the 19:48 campaign and its three repeats: 23 of 24 configurations kept one
 count in all four processes; every Zen 5 campaign, 85 of 104; 118 of the 139 configurations
@@ -20,6 +21,7 @@ import argparse
 import collections
 import json
 import statistics
+import sys
 
 CONFIGURATION = ("model", "batch", "server_threads", "deployment", "protocol", "mode", "concurrency", "input")
 # What a run that does not say had: files its clients decode in the serving process leave
@@ -48,8 +50,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("latencies", nargs="+")
     ap.add_argument("--across", nargs="+", default=[])
+    ap.add_argument("--clients", default="1", help="the runs with this many clients (default 1), or 'any'")
     args = ap.parse_args()
-    runs = counts(args.latencies)
+    if args.clients != "any" and not args.clients.isdigit():
+        print(f"fault_census: --clients {args.clients}: expected a number of clients or 'any'", file=sys.stderr)
+        return 2
+    clients = None if args.clients == "any" else int(args.clients)
+    runs = counts(args.latencies, clients=clients)
     repeated = {k: v for k, v in runs.items() if len(v) > 1}
     if not repeated:
         print("fault_census: no configuration measured twice", flush=True)
@@ -60,7 +67,7 @@ def main():
         if len(set(values)) > 1:
             print(f"  {' '.join(map(str, key))}: {', '.join(map(str, values))}")
     if args.across:
-        other = counts(args.across)
+        other = counts(args.across, clients=clients)
         both = set(runs) & set(other)
         shared = sum(bool(set(runs[k]) & set(other[k])) for k in both)
         print(f"{len(both)} configurations in both sets: {shared} share a count")

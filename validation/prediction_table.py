@@ -15,7 +15,9 @@ Serving cases ("cpu-serve/...") get a table of their own, a column triple per me
 quantity (throughput, p99 latency); GPU whole-network cases another; kernel cases ("gpu-kernel/...", a
 thousand DeepBench kernels) are summarised per group only.
 """
+import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -145,6 +147,19 @@ GRANITE_0628 = [("efficientnet_b1", "EfficientNet-B1"), ("regnet_y_1_6gf", "RegN
                 ("regnet_x_1_6gf", "RegNetX-1.6GF")]
 GRANITE_0845 = [("efficientnet_b2", "EfficientNet-B2"), ("regnet_y_3_2gf", "RegNetY-3.2GF"),
                 ("resnext50_32x4d", "ResNeXt-50 32x4d")]
+GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNet-169"),
+                ("regnet_x_3_2gf", "RegNetX-3.2GF")]
+
+
+def granite_repeats(suffix):
+    """The group prefixes of the Granite Rapids VM's five repeats priced from its 00:52
+    profile, their case files' variant `suffix` ("" as priced, "-census" from the census of
+    the campaigns they repeat)."""
+    repeats = (("small-repeat-0136", GRANITE_0019), ("turns-repeat-0428", GRANITE_0258),
+               ("spin-repeat-0605", GRANITE_0540), ("settled-repeat-0720", GRANITE_0628),
+               ("paced-repeat-1008", GRANITE_0845))
+    return tuple(group for campaign, networks in repeats for slug, _ in networks
+                 for group in cpu_serving(f"devbox-xeon-granite-rapids-{slug}-{campaign}{suffix}"))
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -447,6 +462,16 @@ GOALS = [
     *networks_campaign("its two-thread half again (10:07), measured blind from the same profile at the pace probed "
                        "before the runs (0.97; 13.3%, 24 at the calibration's)", "paced-repeat-1008", GRANITE_0845,
                        machine="devbox-xeon-granite-rapids"),
+    *networks_campaign("EfficientNet-B3, DenseNet-169 and RegNetX-3.2GF, never served or timed on the fifth kind, "
+                       "batches 1 and 8 on two threads (11:09), measured blind from the same profile at the pace "
+                       "probed and with a page census of the same configurations taken just before the runs "
+                       "(system.pass_page_faults)", "census-1109", GRANITE_1109, machine="devbox-xeon-granite-rapids"),
+    networks_campaign("the same runs with neither: the heap model's count at the calibration's own pace",
+                      "census-1109-heap-model-calibrated-pace", GRANITE_1109, machine="devbox-xeon-granite-rapids")[0],
+    ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
+     granite_repeats("")),
+    ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
+     "of those runs)", granite_repeats("-census")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
@@ -563,13 +588,20 @@ def report(doc):
 
 
 def main():
-    dlsim = sys.argv[1]
-    out = subprocess.run([dlsim, "validate", "--format", "json"], capture_output=True, text=True)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dlsim", help="the dlsim executable (build/sim/cli/dlsim)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if either file is stale; rewrite nothing")
+    args = ap.parse_args()
+    if not os.access(args.dlsim, os.X_OK):
+        print(f"prediction_table: {args.dlsim}: expected the dlsim executable (build it: cd build && ninja)",
+              file=sys.stderr)
+        return 2
+    out = subprocess.run([args.dlsim, "validate", "--format", "json"], capture_output=True, text=True)
     if not out.stdout:
         print(out.stderr)
         return 1
     doc = json.loads(out.stdout)
-    command, check = "validation/prediction_table.py build/sim/cli/dlsim", "--check" in sys.argv
+    command, check = "validation/prediction_table.py build/sim/cli/dlsim", args.check
     status = max(update("validation-table", goals(doc["cases"]), check, command),
                  update("validation-report", report(doc), check, command, "validation/REPORT.md"))
     if out.returncode != 0:  # a group past its committed bound (the table marks it FAIL)

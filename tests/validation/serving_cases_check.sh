@@ -6,7 +6,8 @@
 # loading left a team (Inception-v3, GoogLeNet) and none of ResNet-34's sets
 # serving.loader_team, as the committed file does; so too the Granite Rapids 13:50 campaign's,
 # whose clients read files (--input-profile); so too the Granite Rapids 08:45 campaign's, priced at
-# the pace probed on the day (--pace); a missing data file is refused with exit 2.
+# the pace probed on the day (--pace); so too its 11:09 campaign's, priced from a page census
+# keyed by its clients (--census); a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -85,6 +86,34 @@ suites "$source_dir/validation/cases/$campaign.toml" "$work/paced_committed.txt"
 suites "$work/paced.toml" "$work/paced_made.txt"
 diff "$work/paced_committed.txt" "$work/paced_made.txt"
 grep -q '"system.cpu_pace" = "0.93"' "$work/paced.toml"
+# A page census (--census) keyed by its clients too: the Granite Rapids 11:09 campaign's file again,
+# each configuration priced with the pages its census counted with as many clients (batch 8 in
+# process, one client: 99,732; over asynchronous gRPC, two: 116,438), and none from a census
+# that counted other clients.
+campaign=serving_cpu_devbox_granite_census_1109
+census_args=(--data validation/data/$campaign.csv
+  --phases validation/data/serving_phases_devbox_granite_census_1109.csv
+  --latencies validation/data/serving_latencies_devbox_granite_census_1109.jsonl
+  --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml
+  --protocols devbox-xeon-granite-rapids-2vcpu-1201 --cpu xeon-granite-rapids-kvm
+  --model-file 'validation/oracle/onnx/{model}_train.onnx' --pace 0.95
+  --tag 'devbox-xeon-granite-rapids-{model}-census-1109' --header "$work/header.txt")
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" "${census_args[@]}" \
+  --census validation/data/page_census_devbox_granite_1108.csv --out "$work/census.toml"
+suites "$source_dir/validation/cases/$campaign.toml" "$work/census_committed.txt"
+suites "$work/census.toml" "$work/census_made.txt"
+diff "$work/census_committed.txt" "$work/census_made.txt"
+/usr/bin/python3 - "$work/census.toml" <<'PY'
+import sys, tomllib
+pages = {(s["where"]["model"], s["where"].get("batch"), s["where"].get("deployment"), s["where"].get("mode")):
+         s.get("set", {}).get("system.pass_page_faults") for s in tomllib.load(open(sys.argv[1], "rb"))["suite"]}
+assert pages[("efficientnet_b3", "8", "in-process", "sync")] == "99732", pages
+assert pages[("efficientnet_b3", "8", "local", "async")] == "116438", pages
+PY
+sed 's/,2,tensors,/,1,tensors,/' "$source_dir/validation/data/page_census_devbox_granite_1108.csv" > "$work/one_client.csv"
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" "${census_args[@]}" \
+  --census "$work/one_client.csv" --out "$work/one_client.toml" 2> "$work/one_client_err"
+grep -q "no census count for .*'deployment': 'local'.* with its clients" "$work/one_client_err"
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
   echo "a missing data file was accepted" >&2
@@ -103,6 +132,6 @@ suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$wo
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
 echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set; 13:50's file clients;"\
-  "08:45's pace;"\
+  "08:45's pace; 11:09's census by its clients;"\
   "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"

@@ -39,7 +39,8 @@ MODELS = {
     "efficientnet_b1": 224, "regnet_y_1_6gf": 224, "regnet_x_1_6gf": 224,
     # Served blind there with the machine's pace probed on the day (2026-12-01 09:10).
     "efficientnet_b2": 224, "regnet_y_3_2gf": 224, "resnext50_32x4d": 224,
-    # Served blind there priced from a page census and the pace, both taken just before (2026-12-01 11:40).
+    # Served blind there, priced from a page census and the pace both taken just before
+    # (2026-12-01 11:09).
     "efficientnet_b3": 224, "densenet169": 224, "regnet_x_3_2gf": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
