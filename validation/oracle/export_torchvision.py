@@ -42,6 +42,8 @@ MODELS = {
     # Served blind there, priced from a page census and the pace both taken just before
     # (2026-12-01 11:09).
     "efficientnet_b3": 224, "densenet169": 224, "regnet_x_3_2gf": 224,
+    # Served blind there at batches 4 and 16 the same way (2026-12-01 11:40).
+    "efficientnet_v2_s": 224, "wide_resnet50_2": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
@@ -49,7 +51,8 @@ ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inc
                "regnet_x_400mf", "shufflenet_v2_x0_5", "mnasnet0_75", "shufflenet_v2_x1_5", "resnet34",
                "squeezenet1_0", "regnet_y_800mf", "mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0",
                "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
-               "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf"]
+               "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf",
+               "efficientnet_v2_s", "wide_resnet50_2"]
 
 
 def build(name):
