@@ -149,6 +149,8 @@ GRANITE_0845 = [("efficientnet_b2", "EfficientNet-B2"), ("regnet_y_3_2gf", "RegN
                 ("resnext50_32x4d", "ResNeXt-50 32x4d")]
 GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNet-169"),
                 ("regnet_x_3_2gf", "RegNetX-3.2GF")]
+GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "Wide ResNet-50-2"),
+                ("mobilenet_v3_large", "MobileNetV3-Large")]
 
 
 def granite_repeats(suffix):
@@ -468,6 +470,11 @@ GOALS = [
                        "(system.pass_page_faults)", "census-1109", GRANITE_1109, machine="devbox-xeon-granite-rapids"),
     networks_campaign("the same runs with neither: the heap model's count at the calibration's own pace",
                       "census-1109-heap-model-calibrated-pace", GRANITE_1109, machine="devbox-xeon-granite-rapids")[0],
+    *networks_campaign("EfficientNetV2-S and Wide ResNet-50-2, never served or timed on any VM, and MobileNetV3-"
+                       "Large, at batches 4 and 16 on two threads (11:34), measured blind the same way",
+                       "batches-1134", GRANITE_1134, machine="devbox-xeon-granite-rapids"),
+    networks_campaign("the same runs with neither", "batches-1134-heap-model-calibrated-pace", GRANITE_1134,
+                      machine="devbox-xeon-granite-rapids")[0],
     ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
      granite_repeats("")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
