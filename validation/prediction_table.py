@@ -475,6 +475,11 @@ GOALS = [
                        "batches-1134", GRANITE_1134, machine="devbox-xeon-granite-rapids"),
     networks_campaign("the same runs with neither", "batches-1134-heap-model-calibrated-pace", GRANITE_1134,
                       machine="devbox-xeon-granite-rapids")[0],
+    *networks_campaign("EfficientNet-B3, DenseNet-169 and RegNetX-3.2GF again, their clients behind the 5 Gbit/s "
+                       "link (12:05), measured blind the same way", "remote-1204", GRANITE_1109,
+                       machine="devbox-xeon-granite-rapids"),
+    networks_campaign("the same runs with neither", "remote-1204-heap-model-calibrated-pace", GRANITE_1109,
+                      machine="devbox-xeon-granite-rapids")[0],
     ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
      granite_repeats("")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
