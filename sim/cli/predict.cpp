@@ -23,6 +23,7 @@
 #include "perf/handler_buffers.hpp"
 #include "perf/launch.hpp"
 #include "perf/step_allocations.hpp"
+#include "scenario/page_census.hpp"
 #include "scenario/profile_reader.hpp"
 #include "scenario/scenario.hpp"
 #include "train/data_parallel.hpp"
@@ -558,6 +559,20 @@ void require_refaulting_pass(const scenario::RunSpec& spec, const perf::Framewor
 // fault (system.pass_page_faults), or the heap model's count at a tenth of its spread over
 // heap states (system.heap_state); the report's framework says which.
 void pass_refaults(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
+  if (!spec.system.page_census.empty()) {
+    require_refaulting_pass(spec, rules, "system.page_census", spec.system.page_census);
+    const scenario::ServingSpec serving = spec.serving.value_or(scenario::ServingSpec{});  // none: in process
+    const scenario::PageCensusKey key{spec.system.page_census_model, spec.workload.batch, spec.system.threads,
+                                      serving.deployment, serving.protocol, serving.mode, serving.concurrency,
+                                      serving.input};
+    if (const auto pages = scenario::PageCensus::read(spec.system.page_census).pages(key)) {
+      rules.refault_pages = *pages;
+      framework += fmt::format(", {} pages refaulted a pass (the page census's count)", *pages);
+    } else {
+      framework += fmt::format(", the heap model's refaults (the page census has no {})", scenario::to_string(key));
+    }
+    return;
+  }
   if (const int64_t pages = spec.system.pass_page_faults; pages >= 0) {
     require_refaulting_pass(spec, rules, "system.pass_page_faults", std::to_string(pages));
     rules.refault_pages = pages;

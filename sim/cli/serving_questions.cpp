@@ -83,9 +83,9 @@ std::string answer(const std::string& scenario_path, const std::vector<std::stri
   }
   // A CPU whose framework allocates from glibc's heap: again with every pass's refaults at
   // the slow tenth of their spread over heap states (system.heap_state = "p90"), unless
-  // the pass's pages were counted (system.pass_page_faults).
+  // the pass's pages were counted (system.pass_page_faults, system.page_census).
   if (spec.system.device == "cpu" && spec.system.heap_state.empty() && spec.system.pass_page_faults < 0 &&
-      on_glibc_heap(spec)) {
+      spec.system.page_census.empty() && on_glibc_heap(spec)) {
     scenario::PlanSpec at_slow = p;
     at_slow.sets.push_back("system.heap_state=\"p90\"");
     const auto slow_summary = search_plan(at_slow, "");

@@ -79,7 +79,7 @@ std::string pages_source(const perf::StepPlan& plan) {
                  : c.answer.basis + fmt::format("; the heap's state before the passes decides how many ({:g} to "
                                                 "{:g} times the model's count as served passes met it): count "
                                                 "them on the serving stack (validation/page_census.py) and set "
-                                                "system.pass_page_faults",
+                                                "system.pass_page_faults or system.page_census",
                                                 perf::kServedPassFaultSpread.p10, perf::kServedPassFaultSpread.p90);
   return "";
 }

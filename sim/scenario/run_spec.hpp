@@ -63,6 +63,12 @@ struct SystemSpec {
   // from process to process and machine to machine), in place of the heap model's; -1: the
   // heap model's.
   int64_t pass_page_faults = -1;
+  // CPU inference on a glibc host: a page census of the serving stack
+  // (validation/page_census.py), each configuration priced at its row's count, or at the
+  // heap model's where it has none; and the census's name for the model (empty: its only
+  // one).  Not with pass_page_faults or heap_state.
+  std::string page_census;
+  std::string page_census_model;
   // CPU: the machine's pace on the day over its calibration's, the time its calibration's
   // operators take now over what they took then (calibration/probe_pace.sh): every CPU
   // kernel's time is that many times the profile's.  A VM's host moves it by 5-30% over

@@ -15,6 +15,7 @@
 #include "core/text_file.hpp"
 #include "graph/zoo.hpp"
 #include "perf/launch.hpp"
+#include "scenario/page_census.hpp"
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -162,6 +163,41 @@ void read_launch_handoff(TableReader& r, SystemSpec& s) {
   s.launch_overhead_handoff_s = handoff.value_or(s.launch_overhead_p90_s);
 }
 
+// system.page_census: a readable census, for a CPU, instead of a count or a heap state, and
+// the model it names (system.page_census_model, or the census's only one).
+void read_page_census(TableReader& r, SystemSpec& s, const fs::path& base) {
+  const auto file = r.string("page_census");
+  const auto model = r.string("page_census_model");
+  if (!file) {
+    if (model) r.problem("page_census_model", *model, "system.page_census beside it", "name the census, or remove this");
+    return;
+  }
+  const fs::path path = fs::path(*file).is_absolute() ? fs::path(*file) : base / *file;
+  if (!fs::is_regular_file(path)) {
+    r.problem("page_census", *file, fmt::format("names a page census that does not exist ({})", path.string()),
+              "paths are relative to the scenario's folder; validation/page_census.py makes one");
+    return;
+  }
+  if (s.device != "cpu")
+    r.problem("page_census", *file, "a CPU device: a GPU's passes keep their memory in the framework's caching allocator",
+              "remove system.page_census, or set system.device = \"cpu\"");
+  if (s.pass_page_faults >= 0 || !s.heap_state.empty())
+    r.problem("page_census", *file,
+              "a census alone: not with system.pass_page_faults or system.heap_state, which price every pass alike",
+              "remove the other key");
+  s.page_census = path.lexically_normal().string();
+  const auto models = PageCensus::read(s.page_census).models();
+  if (model && std::find(models.begin(), models.end(), *model) == models.end())
+    r.problem("page_census_model", *model, fmt::format("a model the census counted ({})", fmt::join(models, ", ")),
+              closest_name(*model, models) ? fmt::format("did you mean '{}'?", *closest_name(*model, models)) : "");
+  else if (!model && models.size() != 1)
+    r.problem("page_census", *file,
+              fmt::format("a census of one model, or system.page_census_model naming one of its {} ({})",
+                          models.size(), fmt::join(models, ", ")),
+              "set system.page_census_model");
+  s.page_census_model = model ? *model : models.size() == 1 ? models.front() : "";
+}
+
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
   SystemSpec s;
   const hardware::Instance* instance = nullptr;
@@ -251,6 +287,7 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
     r.problem("pass_page_faults", std::to_string(s.pass_page_faults),
               "either a counted pass (system.pass_page_faults) or a heap state (system.heap_state), not both",
               "remove system.heap_state: a counted pass's pages are not a draw");
+  read_page_census(r, s, base);
   s.cpu_pace = r.number("cpu_pace", 0.1, 10).value_or(1);
   if (r.has("cpu_pace") && s.device != "cpu")
     r.problem("cpu_pace", fmt::format("{}", s.cpu_pace),

@@ -295,6 +295,24 @@ TEST(Commands, ACpuInferenceSaysWhatItsPagesRestOn) {
   EXPECT_EQ(counted.find("heap model"), std::string::npos) << counted;
 }
 
+// A page census (system.page_census) prices each configuration at its own row's count, and
+// one the census lacks at the heap model's, saying which it lacks.
+TEST(Commands, APageCensusPricesEachConfigurationAtItsOwnCount) {
+  const std::string profile = "devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml";
+  const std::string census =
+      " --set workload.model=" DLSIM_SOURCE_DIR "/validation/oracle/onnx/efficientnet_b3_train.onnx"
+      " --set system.threads=2 --set system.page_census=" DLSIM_SOURCE_DIR
+      "/validation/data/page_census_devbox_granite_1108.csv --set system.page_census_model=efficientnet_b3";
+  const std::string counted = cpu_infer_provenance("pages", profile, census + " --set workload.batch=8");
+  EXPECT_EQ(counted.rfind("99732 pages (counted;", 0), 0u) << counted;
+  const std::string lacking = cpu_infer_provenance("framework", profile, census + " --set workload.batch=4");
+  EXPECT_NE(lacking.find("the page census has no efficientnet_b3 at batch 4 on 2 threads, in process"),
+            std::string::npos)
+      << lacking;
+  EXPECT_NE(cpu_infer_provenance("pages", profile, census + " --set workload.batch=4").find("glibc heap model"),
+            std::string::npos);
+}
+
 // A machine at another pace on the day than at its calibration (system.cpu_pace) runs its
 // pass that many times as long, and says so.
 TEST(Commands, ACpuPassAtTheDaysPaceScalesAndSaysSo) {

@@ -105,6 +105,26 @@ TEST(Scenario, TheCpuPaceIsACpusRatioToItsCalibration) {
   EXPECT_NE(err.find("a CPU device"), std::string::npos) << err;
 }
 
+// A page census (system.page_census) names its file from the scenario's folder and the
+// model it counted: its only one, or the one system.page_census_model names.
+TEST(Scenario, APageCensusNamesItsModelAndPricesPassesAlone) {
+  const std::string cpu = inference("resnet18", "8", "device = \"cpu\"");
+  const std::string census = "system.page_census=\"" DLSIM_SOURCE_DIR "/validation/data/page_census_devbox_granite_1108.csv\"";
+  const RunSpec spec = parse(cpu, {census, "system.page_census_model=\"efficientnet_b3\""});
+  EXPECT_NE(spec.system.page_census.find("page_census_devbox_granite_1108.csv"), std::string::npos);
+  EXPECT_EQ(spec.system.page_census_model, "efficientnet_b3");
+  std::string err = error_of(cpu, {census});
+  EXPECT_NE(err.find("naming one of its 3 (densenet169, efficientnet_b3, regnet_x_3_2gf)"), std::string::npos) << err;
+  err = error_of(cpu, {census, "system.page_census_model=\"efficientnet_b4\""});
+  EXPECT_NE(err.find("did you mean 'efficientnet_b3'?"), std::string::npos) << err;
+  err = error_of(cpu, {census, "system.page_census_model=\"efficientnet_b3\"", "system.pass_page_faults=100"});
+  EXPECT_NE(err.find("a census alone"), std::string::npos) << err;
+  err = error_of(cpu, {"system.page_census=\"no_census.csv\""});
+  EXPECT_NE(err.find("names a page census that does not exist"), std::string::npos) << err;
+  err = error_of(cpu, {"system.page_census_model=\"efficientnet_b3\""});
+  EXPECT_NE(err.find("system.page_census beside it"), std::string::npos) << err;
+}
+
 TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
   const std::string spread = "system.launch_spread=[0.7, 0.8, 0.9, 0.95, 1, 1.05, 1.2, 1.3, 1.6]";
   const RunSpec spec = parse(kTrain, {"system.launch_overhead=\"25us\"", spread});
