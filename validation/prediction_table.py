@@ -480,6 +480,11 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     networks_campaign("the same runs with neither", "remote-1204-heap-model-calibrated-pace", GRANITE_1109,
                       machine="devbox-xeon-granite-rapids")[0],
+    *networks_campaign("the same three to four clients each on the same VM (12:27), measured blind the same way, the "
+                       "pace moving from 1.02 to 0.99 during the runs", "clients-1227", GRANITE_1109,
+                       machine="devbox-xeon-granite-rapids"),
+    networks_campaign("the same runs with neither", "clients-1227-heap-model-calibrated-pace", GRANITE_1109,
+                      machine="devbox-xeon-granite-rapids")[0],
     ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
      granite_repeats("")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "

@@ -556,8 +556,9 @@ void require_refaulting_pass(const scenario::RunSpec& spec, const perf::Framewor
 }
 
 // An inference pass's refaults as the scenario has them: the pages its stack was counted to
-// fault (system.pass_page_faults), or the heap model's count at a tenth of its spread over
-// heap states (system.heap_state); the report's framework says which.
+// fault (system.pass_page_faults, or its row of a page census: system.page_census), or the
+// heap model's count at a tenth of its spread over heap states (system.heap_state); the
+// report's framework says which.
 void pass_refaults(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
   if (!spec.system.page_census.empty()) {
     require_refaulting_pass(spec, rules, "system.page_census", spec.system.page_census);

@@ -187,10 +187,11 @@ void read_page_census(TableReader& r, SystemSpec& s, const fs::path& base) {
               "remove the other key");
   s.page_census = path.lexically_normal().string();
   const auto models = PageCensus::read(s.page_census).models();
-  if (model && std::find(models.begin(), models.end(), *model) == models.end())
+  if (model && std::find(models.begin(), models.end(), *model) == models.end()) {
+    const auto close = closest_name(*model, models);
     r.problem("page_census_model", *model, fmt::format("a model the census counted ({})", fmt::join(models, ", ")),
-              closest_name(*model, models) ? fmt::format("did you mean '{}'?", *closest_name(*model, models)) : "");
-  else if (!model && models.size() != 1)
+              close ? fmt::format("did you mean '{}'?", *close) : "");
+  } else if (!model && models.size() != 1)
     r.problem("page_census", *file,
               fmt::format("a census of one model, or system.page_census_model naming one of its {} ({})",
                           models.size(), fmt::join(models, ", ")),
