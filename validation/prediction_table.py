@@ -153,6 +153,15 @@ GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "
                 ("mobilenet_v3_large", "MobileNetV3-Large")]
 
 
+def granite_on_the_day(suffix):
+    """The group prefixes of the Granite Rapids VM's four campaigns priced with the pace and a
+    page census taken just before each, their case files' variant `suffix` ("" with both)."""
+    campaigns = (("census-1109", GRANITE_1109), ("batches-1134", GRANITE_1134), ("remote-1204", GRANITE_1109),
+                 ("clients-1227", GRANITE_1109))
+    return tuple(group for campaign, networks in campaigns for slug, _ in networks
+                 for group in cpu_serving(f"devbox-xeon-granite-rapids-{slug}-{campaign}{suffix}"))
+
+
 def granite_repeats(suffix):
     """The group prefixes of the Granite Rapids VM's five repeats priced from its 00:52
     profile, their case files' variant `suffix` ("" as priced, "-census" from the census of
@@ -485,6 +494,10 @@ GOALS = [
                        machine="devbox-xeon-granite-rapids"),
     networks_campaign("the same runs with neither", "clients-1227-heap-model-calibrated-pace", GRANITE_1109,
                       machine="devbox-xeon-granite-rapids")[0],
+    ("the four campaigns since 11:09 together, each priced at the pace and from the census taken just before it",
+     granite_on_the_day("")),
+    ("the same runs from the calibration alone (the heap model's count at the calibration's pace)",
+     granite_on_the_day("-heap-model-calibrated-pace")),
     ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
      granite_repeats("")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
