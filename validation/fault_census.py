@@ -39,7 +39,7 @@ def counts(paths, phase="locked", clients=1):
             for line in f:
                 run = json.loads(line)
                 locked = run.get("page_faults", {}).get(phase)
-                if not locked or clients is not None and run["concurrency"] != clients:
+                if not locked or (clients is not None and run["concurrency"] != clients):
                     continue
                 said = {**UNSAID, **run}
                 runs[tuple(said[k] for k in CONFIGURATION)].append(round(statistics.median(locked)))
