@@ -153,24 +153,21 @@ GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "
                 ("mobilenet_v3_large", "MobileNetV3-Large")]
 
 
-def granite_on_the_day(suffix):
-    """The group prefixes of the Granite Rapids VM's four campaigns priced with the pace and a
-    page census taken just before each, their case files' variant `suffix` ("" with both)."""
-    campaigns = (("census-1109", GRANITE_1109), ("batches-1134", GRANITE_1134), ("remote-1204", GRANITE_1109),
-                 ("clients-1227", GRANITE_1109))
+# The Granite Rapids VM's four campaigns priced with the pace and a page census taken just
+# before each, and its five repeats priced from its 00:52 profile.
+GRANITE_ON_THE_DAY = (("census-1109", GRANITE_1109), ("batches-1134", GRANITE_1134), ("remote-1204", GRANITE_1109),
+                      ("clients-1227", GRANITE_1109))
+GRANITE_REPEATS = (("small-repeat-0136", GRANITE_0019), ("turns-repeat-0428", GRANITE_0258),
+                   ("spin-repeat-0605", GRANITE_0540), ("settled-repeat-0720", GRANITE_0628),
+                   ("paced-repeat-1008", GRANITE_0845))
+
+
+def granite_campaigns(campaigns, suffix):
+    """The group prefixes of several Granite Rapids campaigns ((campaign, networks) pairs),
+    their case files' variant `suffix` (e.g. "-census", "-heap-model-calibrated-pace")."""
     return tuple(group for campaign, networks in campaigns for slug, _ in networks
                  for group in cpu_serving(f"devbox-xeon-granite-rapids-{slug}-{campaign}{suffix}"))
 
-
-def granite_repeats(suffix):
-    """The group prefixes of the Granite Rapids VM's five repeats priced from its 00:52
-    profile, their case files' variant `suffix` ("" as priced, "-census" from the census of
-    the campaigns they repeat)."""
-    repeats = (("small-repeat-0136", GRANITE_0019), ("turns-repeat-0428", GRANITE_0258),
-               ("spin-repeat-0605", GRANITE_0540), ("settled-repeat-0720", GRANITE_0628),
-               ("paced-repeat-1008", GRANITE_0845))
-    return tuple(group for campaign, networks in repeats for slug, _ in networks
-                 for group in cpu_serving(f"devbox-xeon-granite-rapids-{slug}-{campaign}{suffix}"))
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
 # the CPU's busy share and the server's phases, which no goal names): the MAPE, and how
@@ -495,13 +492,13 @@ GOALS = [
     networks_campaign("the same runs with neither", "clients-1227-heap-model-calibrated-pace", GRANITE_1109,
                       machine="devbox-xeon-granite-rapids")[0],
     ("the four campaigns since 11:09 together, each priced at the pace and from the census taken just before it",
-     granite_on_the_day("")),
+     granite_campaigns(GRANITE_ON_THE_DAY, "")),
     ("the same runs from the calibration alone (the heap model's count at the calibration's pace)",
-     granite_on_the_day("-heap-model-calibrated-pace")),
+     granite_campaigns(GRANITE_ON_THE_DAY, "-heap-model-calibrated-pace")),
     ("the fifth kind's five repeats since 01:36 together, as priced above (the heap model's count)",
-     granite_repeats("")),
+     granite_campaigns(GRANITE_REPEATS, "")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
-     "of those runs)", granite_repeats("-census")),
+     "of those runs)", granite_campaigns(GRANITE_REPEATS, "-census")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "

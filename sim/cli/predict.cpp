@@ -560,13 +560,13 @@ void require_refaulting_pass(const scenario::RunSpec& spec, const perf::Framewor
 // heap model's count at a tenth of its spread over heap states (system.heap_state); the
 // report's framework says which.
 void pass_refaults(const scenario::RunSpec& spec, perf::FrameworkRules& rules, std::string& framework) {
-  if (!spec.system.page_census.empty()) {
+  if (spec.system.census) {
     require_refaulting_pass(spec, rules, "system.page_census", spec.system.page_census);
     const scenario::ServingSpec serving = spec.serving.value_or(scenario::ServingSpec{});  // none: in process
     const scenario::PageCensusKey key{spec.system.page_census_model, spec.workload.batch, spec.system.threads,
                                       serving.deployment, serving.protocol, serving.mode, serving.concurrency,
                                       serving.input};
-    if (const auto pages = scenario::PageCensus::read(spec.system.page_census).pages(key)) {
+    if (const auto pages = spec.system.census->pages(key)) {
       rules.refault_pages = *pages;
       framework += fmt::format(", {} pages refaulted a pass (the page census's count)", *pages);
     } else {

@@ -2,11 +2,13 @@
 // A scenario after validation: plain structs with every default filled in and every name
 // resolved against the catalog.  The simulation reads these, never a file.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "graph/cost.hpp"
+#include "scenario/page_census.hpp"
 
 namespace dlsim::scenario {
 
@@ -69,6 +71,7 @@ struct SystemSpec {
   // one).  Not with pass_page_faults or heap_state.
   std::string page_census;
   std::string page_census_model;
+  std::shared_ptr<const PageCensus> census;  // page_census as read, once
   // CPU: the machine's pace on the day over its calibration's, the time its calibration's
   // operators take now over what they took then (calibration/probe_pace.sh): every CPU
   // kernel's time is that many times the profile's.  A VM's host moves it by 5-30% over

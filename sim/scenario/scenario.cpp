@@ -186,7 +186,8 @@ void read_page_census(TableReader& r, SystemSpec& s, const fs::path& base) {
               "a census alone: not with system.pass_page_faults or system.heap_state, which price every pass alike",
               "remove the other key");
   s.page_census = path.lexically_normal().string();
-  const auto models = PageCensus::read(s.page_census).models();
+  s.census = std::make_shared<const PageCensus>(PageCensus::read(s.page_census));
+  const auto models = s.census->models();
   if (model && std::find(models.begin(), models.end(), *model) == models.end()) {
     const auto close = closest_name(*model, models);
     r.problem("page_census_model", *model, fmt::format("a model the census counted ({})", fmt::join(models, ", ")),

@@ -12,13 +12,7 @@ set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-campaign=serving_cpu_devbox_genoa_unseen_2224
 echo "a header" > "$work/header.txt"
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
-  --phases validation/data/serving_phases_devbox_genoa_unseen_2224.csv \
-  --profile calibration/profiles/devbox-epyc-genoa-2vcpu-1127-2104-pytorch.toml \
-  --protocols devbox-epyc-genoa-2vcpu-1127-2104 --cpu epyc-genoa-kvm \
-  --tag 'devbox-epyc-genoa-{model}-unseen-2224' --header "$work/header.txt" --out "$work/made.toml"
 # Each suite as one line, its defaults filled in and its bound left out, suites sorted.
 suites() {
   /usr/bin/python3 -c '
@@ -30,21 +24,29 @@ for s in sorted(doc["suite"], key=lambda s: s["group"]):
     suite = {**defaults, **s, "set": {**defaults["set"], **s.get("set", {})}}
     print({k: suite[k] for k in sorted(suite) if k != "bound_mape_pct"})' "$1" > "$2"
 }
-suites "$source_dir/validation/cases/$campaign.toml" "$work/committed.txt"
-suites "$work/made.toml" "$work/made.txt"
-diff "$work/committed.txt" "$work/made.txt"
+# remade NAME CAMPAIGN [serving_cases.py's arguments]: the campaign's case file made again from
+# its data into $work/NAME.toml, the same suites as the committed one's.
+remade() {
+  local name=$1 campaign=$2
+  shift 2
+  /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "$@" \
+    --header "$work/header.txt" --out "$work/$name.toml"
+  suites "$source_dir/validation/cases/$campaign.toml" "$work/${name}_committed.txt"
+  suites "$work/$name.toml" "$work/${name}_made.txt"
+  diff "$work/${name}_committed.txt" "$work/${name}_made.txt"
+}
+remade made serving_cpu_devbox_genoa_unseen_2224 \
+  --phases validation/data/serving_phases_devbox_genoa_unseen_2224.csv \
+  --profile calibration/profiles/devbox-epyc-genoa-2vcpu-1127-2104-pytorch.toml \
+  --protocols devbox-epyc-genoa-2vcpu-1127-2104 --cpu epyc-genoa-kvm \
+  --tag 'devbox-epyc-genoa-{model}-unseen-2224'
 # Networks the zoo lacks, named by their ONNX export: the 09:15 campaign's file again.
-campaign=serving_cpu_devbox_turin21_onnx_0915
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+remade onnx serving_cpu_devbox_turin21_onnx_0915 \
   --phases validation/data/serving_phases_devbox_turin21_onnx_0915.csv \
   --latencies validation/data/serving_latencies_devbox_turin21_onnx_0915.jsonl \
   --profile calibration/profiles/devbox-epyc-turin-2vcpu-1128-1915-pytorch.toml \
   --protocols devbox-epyc-turin-2vcpu-1129-0347 --cpu epyc-turin-2.1ghz-kvm \
-  --tag 'devbox-epyc-turin21-{model}-onnx-0915' --model-file 'validation/oracle/onnx/{model}_train.onnx' \
-  --header "$work/header.txt" --out "$work/onnx.toml"
-suites "$source_dir/validation/cases/$campaign.toml" "$work/onnx_committed.txt"
-suites "$work/onnx.toml" "$work/onnx_made.txt"
-diff "$work/onnx_committed.txt" "$work/onnx_made.txt"
+  --tag 'devbox-epyc-turin21-{model}-onnx-0915' --model-file 'validation/oracle/onnx/{model}_train.onnx'
 grep -q '"workload.model" = "../../oracle/onnx/{model}_train.onnx"' "$work/onnx.toml"
 /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/serving_cpu_devbox_genoa_unseen_1923.csv \
   --latencies validation/data/serving_latencies_devbox_genoa_unseen_1923.jsonl \
@@ -60,49 +62,36 @@ assert teams == {"inception_v3", "googlenet"} and bare == {"resnet34"}, (teams, 
 PY
 # Clients that read files (--input-profile): the Granite Rapids 13:50 campaign's file again,
 # each case served from its row's input, which its id names.
-campaign=serving_cpu_devbox_granite_1350
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+remade files serving_cpu_devbox_granite_1350 \
   --phases validation/data/serving_phases_devbox_granite_1350.csv \
   --latencies validation/data/serving_latencies_devbox_granite_1350.jsonl \
   --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-pytorch.toml \
   --protocols devbox-xeon-granite-rapids-2vcpu --cpu xeon-granite-rapids-kvm \
   --input-profile calibration/profiles/input/torchvision-devbox-xeon-granite-rapids-2vcpu.toml \
-  --tag 'devbox-xeon-granite-rapids-{model}-1350' --header "$work/header.txt" --out "$work/files.toml"
-suites "$source_dir/validation/cases/$campaign.toml" "$work/files_committed.txt"
-suites "$work/files.toml" "$work/files_made.txt"
-diff "$work/files_committed.txt" "$work/files_made.txt"
+  --tag 'devbox-xeon-granite-rapids-{model}-1350'
 grep -q '"serving.input" = "{input}"' "$work/files.toml"
 # The machine's pace on the day (--pace): the Granite Rapids 08:45 campaign's file again, every
 # case priced at the pace probed before its runs.
-campaign=serving_cpu_devbox_granite_paced_0845
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv \
+remade paced serving_cpu_devbox_granite_paced_0845 \
   --phases validation/data/serving_phases_devbox_granite_paced_0845.csv \
   --latencies validation/data/serving_latencies_devbox_granite_paced_0845.jsonl \
   --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml \
   --protocols devbox-xeon-granite-rapids-2vcpu-1201 --cpu xeon-granite-rapids-kvm \
   --model-file 'validation/oracle/onnx/{model}_train.onnx' --pace 0.93 \
-  --tag 'devbox-xeon-granite-rapids-{model}-paced-0845' --header "$work/header.txt" --out "$work/paced.toml"
-suites "$source_dir/validation/cases/$campaign.toml" "$work/paced_committed.txt"
-suites "$work/paced.toml" "$work/paced_made.txt"
-diff "$work/paced_committed.txt" "$work/paced_made.txt"
+  --tag 'devbox-xeon-granite-rapids-{model}-paced-0845'
 grep -q '"system.cpu_pace" = "0.93"' "$work/paced.toml"
 # A page census (--census) keyed by its clients too: the Granite Rapids 11:09 campaign's file again,
 # each configuration priced with the pages its census counted with as many clients (batch 8 in
 # process, one client: 99,732; over asynchronous gRPC, two: 116,438), and none from a census
 # that counted other clients.
 campaign=serving_cpu_devbox_granite_census_1109
-census_args=(--data validation/data/$campaign.csv
-  --phases validation/data/serving_phases_devbox_granite_census_1109.csv
+census_args=(--phases validation/data/serving_phases_devbox_granite_census_1109.csv
   --latencies validation/data/serving_latencies_devbox_granite_census_1109.jsonl
   --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-pytorch.toml
   --protocols devbox-xeon-granite-rapids-2vcpu-1201 --cpu xeon-granite-rapids-kvm
   --model-file 'validation/oracle/onnx/{model}_train.onnx' --pace 0.95
-  --tag 'devbox-xeon-granite-rapids-{model}-census-1109' --header "$work/header.txt")
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" "${census_args[@]}" \
-  --census validation/data/page_census_devbox_granite_1108.csv --out "$work/census.toml"
-suites "$source_dir/validation/cases/$campaign.toml" "$work/census_committed.txt"
-suites "$work/census.toml" "$work/census_made.txt"
-diff "$work/census_committed.txt" "$work/census_made.txt"
+  --tag 'devbox-xeon-granite-rapids-{model}-census-1109')
+remade census $campaign "${census_args[@]}" --census validation/data/page_census_devbox_granite_1108.csv
 /usr/bin/python3 - "$work/census.toml" <<'PY'
 import sys, tomllib
 pages = {(s["where"]["model"], s["where"].get("batch"), s["where"].get("deployment"), s["where"].get("mode")):
@@ -111,8 +100,8 @@ assert pages[("efficientnet_b3", "8", "in-process", "sync")] == "99732", pages
 assert pages[("efficientnet_b3", "8", "local", "async")] == "116438", pages
 PY
 sed 's/,2,tensors,/,1,tensors,/' "$source_dir/validation/data/page_census_devbox_granite_1108.csv" > "$work/one_client.csv"
-/usr/bin/python3 "$source_dir/validation/serving_cases.py" "${census_args[@]}" \
-  --census "$work/one_client.csv" --out "$work/one_client.toml" 2> "$work/one_client_err"
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${census_args[@]}" \
+  --census "$work/one_client.csv" --header "$work/header.txt" --out "$work/one_client.toml" 2> "$work/one_client_err"
 grep -q "no census count for .*'deployment': 'local'.* with its clients" "$work/one_client_err"
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
