@@ -12,8 +12,8 @@
 namespace dlsim::scenario {
 namespace {
 
-constexpr const char* kColumns[] = {"model",       "batch", "server_threads", "deployment", "protocol",
-                                    "mode",        "concurrency", "input",    "pass_page_faults"};
+constexpr const char* kColumns[] = {"model", "batch",       "server_threads", "deployment",      "protocol",
+                                    "mode",  "concurrency", "input",          "pass_page_faults"};
 
 int64_t whole_number(const CsvRow& row, const std::string& column, const std::string& source) {
   const std::string& text = row.fields.at(column);
