@@ -46,7 +46,7 @@ MODELS = {
     "efficientnet_v2_s": 224, "wide_resnet50_2": 224,
     # Served blind on a freshly booted Granite Rapids VM, priced from the earlier VM's
     # calibration with the pace and a page census taken on the day (2026-12-01 14:40;
-    # resnet101 is in the zoo, resnext101_32x4d exported above).
+    # resnet101, resnet152 and vgg19 are in the zoo).
     "efficientnet_b4": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
@@ -56,7 +56,7 @@ ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inc
                "squeezenet1_0", "regnet_y_800mf", "mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0",
                "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
                "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf",
-               "efficientnet_v2_s", "wide_resnet50_2", "resnet101", "efficientnet_b4"]
+               "efficientnet_v2_s", "wide_resnet50_2", "resnet101", "efficientnet_b4", "resnet152", "vgg19"]
 
 
 def build(name):
