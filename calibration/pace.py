@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """A CPU machine's pace on the day over its calibration's (dlsim's system.cpu_pace): the
-operators of the calibration's grids timed again inside passes on the main thread
-(calibration/probe_pace.sh), each over its time in the calibration, the median of those
-ratios for each thread count, with their quartiles.
+operators of the calibration's grids, and of a network's pass where one was probed, timed
+again inside passes on the main thread (calibration/probe_pace.sh), each over its time in the
+calibration, the median of those ratios for each thread count, with their quartiles.
 
     calibration/pace.py calibration/raw/MACHINE-pytorch PROBE_DIR [--check THREADS=PACE ...]
 
-PROBE_DIR holds GRID_in_pass.json files (kernels/pytorch/torch_op_bench.py --in-pass
---pass-threads main; or .json.xz, as committed), each compared with the calibration's file of
-that name, phase infer_pass.  --check exits 1 unless each thread count's pace, rounded to
+PROBE_DIR holds GRID_in_pass.json and NETWORK_bBATCH_in_pass.json files
+(kernels/pytorch/torch_op_bench.py --in-pass --pass-threads main; or .json.xz, as committed),
+each compared with the calibration's file of that name, phase infer_pass.  The pace is the
+network passes' operators' where the directory has any, else the grids': on a freshly booted
+Granite Rapids VM (2026-12-01 14:33-15:03) the grids' small tensors ran at 0.87-0.91 of their
+calibration, ResNet-18's pass at 0.81-0.86, and the pass's pace priced networks served there
+better (validation/REPORT.md).  --check exits 1 unless each thread count's pace, rounded to
 0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
 5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
 08:29), while the same grid timed twice minutes apart agreed to 1% in median.
@@ -18,6 +22,7 @@ import collections
 import json
 import lzma
 import pathlib
+import re
 import statistics
 import sys
 
@@ -40,13 +45,19 @@ def medians(path):
     return {key: statistics.median(v) for key, v in times.items()}
 
 
-def ratios(calibration_dir, probe_dir):
-    """{threads: [probe / calibration for each operator both timed]}."""
+def is_network_pass(probe):
+    """A network's pass (resnet18_b1_in_pass.json), not a grid's (thin_convs_in_pass.json)."""
+    return re.search(r"_b\d+_in_pass\.json", probe.name) is not None
+
+
+def ratios(calibration_dir, probe_dir, networks):
+    """{threads: [probe / calibration for each operator both timed]}, over the network
+    passes' files if `networks`, else over the grids'."""
     out = collections.defaultdict(list)
     probes = sorted(pathlib.Path(probe_dir).glob("*_in_pass.json*"))
     if not probes:
         raise ValueError(f"{probe_dir}: no *_in_pass.json probe files (calibration/probe_pace.sh writes them)")
-    for probe in probes:
+    for probe in (p for p in probes if is_network_pass(p) == networks):
         name = probe.name.removesuffix(".xz")
         calibrated = pathlib.Path(calibration_dir) / name
         if not calibrated.exists():
@@ -56,8 +67,6 @@ def ratios(calibration_dir, probe_dir):
         for key, now in medians(probe).items():
             if key in then and then[key] > 0:
                 out[key[1]].append(now / then[key])
-    if not out:
-        raise ValueError(f"{probe_dir}: no operator timed both there and in {calibration_dir} (phase {PHASE})")
     return out
 
 
@@ -73,7 +82,12 @@ def main():
     parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
     args = parser.parse_args()
     try:
-        by_threads = ratios(args.calibration_dir, args.probe_dir)
+        grids = ratios(args.calibration_dir, args.probe_dir, networks=False)
+        passes = ratios(args.calibration_dir, args.probe_dir, networks=True)
+        if not grids and not passes:
+            raise ValueError(f"{args.probe_dir}: no operator timed both there and in {args.calibration_dir} "
+                             f"(phase {PHASE})")
+        by_threads = passes or grids
         expected = {}
         for item in args.check:
             threads, _, pace = item.partition("=")
@@ -84,8 +98,11 @@ def main():
     wrong = []
     for threads, values in sorted(by_threads.items()):
         p25, pace, p75 = quartiles(values)
-        print(f"threads {threads}: system.cpu_pace = {pace:.2f} (P25 {p25:.2f}, P75 {p75:.2f}, "
-              f"{len(values)} operators)")
+        source = "network passes: " if passes else ""
+        grids_too = (f"; the grids: {statistics.median(grids[threads]):.2f}, {len(grids[threads])} operators"
+                     if passes and grids.get(threads) else "")
+        print(f"threads {threads}: system.cpu_pace = {pace:.2f} ({source}P25 {p25:.2f}, P75 {p75:.2f}, "
+              f"{len(values)} operators{grids_too})")
         if threads in expected and round(pace, 2) != round(expected[threads], 2):
             wrong.append(f"threads {threads}: {pace:.2f}, not {expected[threads]:.2f}")
     for threads in expected:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A calibrated CPU machine's pace on the day (dlsim's system.cpu_pace): the thin convolutions'
-# and squeeze-and-excitation blocks' grids (calibration/grids.sh) timed again inside passes on
-# the main thread, about 30 s, into OUT_DIR, and compared operator by operator with the
-# machine's calibration (calibration/pace.py prints the pace for one and two threads).
+# and squeeze-and-excitation blocks' grids (calibration/grids.sh) and ResNet-18's pass at batch
+# 1 (as the calibration timed it) timed again inside passes on the main thread, about 35 s,
+# into OUT_DIR, and compared operator by operator with the machine's calibration
+# (calibration/pace.py prints the pace for one and two threads: the pass's, which priced the
+# networks served on a freshly booted VM better than the grids' small tensors did).
 #   calibration/probe_pace.sh MACHINE OUT_DIR
 # Run it on the otherwise idle machine just before the runs to be predicted.
 set -euo pipefail
@@ -16,4 +18,9 @@ mkdir -p "$out"
 for grid in thin_convs squeeze_excitation; do
   grid_in_a_pass "$grid" "$out/${grid}_in_pass.json" --pass-threads main
 done
+pass=$(mktemp)
+trap 'rm -f "$pass"' EXIT
+build/sim/cli/dlsim model resnet18 --batch 1 --format csv > "$pass"
+/usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$pass" --threads 1,2 --in-pass --pass-threads main \
+  --repetitions 5 --min-time 0.2 --out "$out/resnet18_b1_in_pass.json" 2> /dev/null
 /usr/bin/python3 calibration/pace.py "$ops" "$out"

@@ -151,6 +151,10 @@ GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNe
                 ("regnet_x_3_2gf", "RegNetX-3.2GF")]
 GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "Wide ResNet-50-2"),
                 ("mobilenet_v3_large", "MobileNetV3-Large")]
+# The freshly booted Granite Rapids VM's two campaigns (2026-12-01 14:38 and 15:02).
+GRANITE_FRESH_1440 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("efficientnet_b4", "EfficientNet-B4")]
+GRANITE_DENSE_1500 = [("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("mobilenet_v2", "MobileNetV2"),
+                      ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x")]
 
 
 # The Granite Rapids VM's four campaigns priced with the pace and a page census taken just
@@ -499,6 +503,21 @@ GOALS = [
      granite_campaigns(GRANITE_REPEATS, "")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
      "of those runs)", granite_campaigns(GRANITE_REPEATS, "-census")),
+    *networks_campaign("the fifth kind's VM freshly booted (up 40 minutes): ResNet-50, ResNet-101 and EfficientNet-B4 at "
+                       "batches 1 and 8 on two threads (14:38), measured blind from the earlier VM's 00:52 profile "
+                       "at the pace its grids gave and with a page census, both taken just before the runs",
+                       "fresh-1440", GRANITE_FRESH_1440, machine="devbox-xeon-granite-rapids"),
+    ("the same runs at the pace of ResNet-18's pass, probed two minutes after them (not blind)",
+     granite_campaigns((("fresh-1440", GRANITE_FRESH_1440),), "-pass-pace")),
+    ("the same runs from the calibration alone", granite_campaigns((("fresh-1440", GRANITE_FRESH_1440),),
+                                                                   "-heap-model-calibrated-pace")),
+    *networks_campaign("ResNet-152, VGG-19, MobileNetV2 and ShuffleNetV2 1.0x on the same VM (15:02), measured blind "
+                       "the same way at the pace of ResNet-18's pass, probed just before with the grids",
+                       "dense-1500", GRANITE_DENSE_1500, machine="devbox-xeon-granite-rapids"),
+    ("the same runs at the pace the grids gave just before", granite_campaigns((("dense-1500", GRANITE_DENSE_1500),),
+                                                                               "-grids-pace")),
+    ("the same runs from the calibration alone", granite_campaigns((("dense-1500", GRANITE_DENSE_1500),),
+                                                                   "-heap-model-calibrated-pace")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
