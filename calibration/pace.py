@@ -10,8 +10,8 @@ PROBE_DIR holds GRID_in_pass.json and NETWORK_bBATCH_in_pass.json files
 (kernels/pytorch/torch_op_bench.py --in-pass --pass-threads main; or .json.xz, as committed),
 each compared with the calibration's file of that name, phase infer_pass.  The pace is the
 network passes' operators' where the directory has any, else the grids': on a freshly booted
-Granite Rapids VM (2026-12-01 14:33-15:03) the grids' small tensors ran at 0.87-0.91 of their
-calibration, ResNet-18's pass at 0.81-0.86, and the pass's pace priced networks served there
+Granite Rapids VM (2026-12-01 14:33-15:27) the grids' small tensors ran at 0.85-0.91 of their
+calibration, ResNet-18's pass at 0.76-0.86, and the pass's pace priced networks served there
 better (validation/REPORT.md).  --check exits 1 unless each thread count's pace, rounded to
 0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
 5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
@@ -62,7 +62,7 @@ def ratios(calibration_dir, probe_dir, networks):
         calibrated = pathlib.Path(calibration_dir) / name
         if not calibrated.exists():
             raise ValueError(f"{calibrated}: the calibration has no {name} to compare {probe} with; "
-                             "probe the grids the calibration timed (calibration/grids.sh)")
+                             "probe what the calibration timed (calibration/probe_pace.sh)")
         then = medians(calibrated)
         for key, now in medians(probe).items():
             if key in then and then[key] > 0:

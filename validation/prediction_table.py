@@ -151,13 +151,15 @@ GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNe
                 ("regnet_x_3_2gf", "RegNetX-3.2GF")]
 GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "Wide ResNet-50-2"),
                 ("mobilenet_v3_large", "MobileNetV3-Large")]
-# The freshly booted Granite Rapids VM's three campaigns (2026-12-01 14:38, 15:02 and 15:12).
+# The freshly booted Granite Rapids VM's four campaigns (2026-12-01 14:38, 15:02, 15:12 and 15:24).
 GRANITE_FRESH_1440 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("efficientnet_b4", "EfficientNet-B4")]
 GRANITE_DENSE_1500 = [("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("mobilenet_v2", "MobileNetV2"),
                       ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x")]
 GRANITE_THIN_1530 = [("efficientnet_b0", "EfficientNet-B0"), ("regnet_y_400mf", "RegNetY-400MF"),
                      ("googlenet", "GoogLeNet"), ("densenet121", "DenseNet-121")]
-GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530))
+GRANITE_REMOTE_1530 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("mobilenet_v2", "MobileNetV2")]
+GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
+                           ("remote-1530", GRANITE_REMOTE_1530))
 
 
 # The Granite Rapids VM's four campaigns priced with the pace and a page census taken just
@@ -528,7 +530,14 @@ GOALS = [
                                                                                "-grids-pace")),
     ("the same runs from the calibration alone", granite_campaigns((("thin-1530", GRANITE_THIN_1530),),
                                                                    "-heap-model-calibrated-pace")),
-    ("the fresh VM's two campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
+    *networks_campaign("ResNet-50, ResNet-101 and MobileNetV2 on the same VM, their clients behind the 5 Gbit/s link "
+                       "(15:24), measured blind the same way", "remote-1530", GRANITE_REMOTE_1530,
+                       machine="devbox-xeon-granite-rapids"),
+    ("the same runs at the pace the grids gave just before", granite_campaigns((("remote-1530", GRANITE_REMOTE_1530),),
+                                                                               "-grids-pace")),
+    ("the same runs from the calibration alone", granite_campaigns((("remote-1530", GRANITE_REMOTE_1530),),
+                                                                   "-heap-model-calibrated-pace")),
+    ("the fresh VM's three campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
     *[row for campaign, label in (
