@@ -151,15 +151,17 @@ GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNe
                 ("regnet_x_3_2gf", "RegNetX-3.2GF")]
 GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "Wide ResNet-50-2"),
                 ("mobilenet_v3_large", "MobileNetV3-Large")]
-# The freshly booted Granite Rapids VM's four campaigns (2026-12-01 14:38, 15:02, 15:12 and 15:24).
+# The freshly booted Granite Rapids VM's five campaigns (2026-12-01 14:38, 15:02, 15:12, 15:24 and 15:39).
 GRANITE_FRESH_1440 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("efficientnet_b4", "EfficientNet-B4")]
 GRANITE_DENSE_1500 = [("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("mobilenet_v2", "MobileNetV2"),
                       ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x")]
 GRANITE_THIN_1530 = [("efficientnet_b0", "EfficientNet-B0"), ("regnet_y_400mf", "RegNetY-400MF"),
                      ("googlenet", "GoogLeNet"), ("densenet121", "DenseNet-121")]
 GRANITE_REMOTE_1530 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("mobilenet_v2", "MobileNetV2")]
+GRANITE_ONE_THREAD_1535 = [("resnet50", "ResNet-50"), ("efficientnet_b0", "EfficientNet-B0"),
+                           ("densenet121", "DenseNet-121")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
-                           ("remote-1530", GRANITE_REMOTE_1530))
+                           ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 
 
 # The Granite Rapids VM's four campaigns priced with the pace and a page census taken just
@@ -176,6 +178,18 @@ def granite_campaigns(campaigns, suffix):
     their case files' variant `suffix` (e.g. "-census", "-heap-model-calibrated-pace")."""
     return tuple(group for campaign, networks in campaigns for slug, _ in networks
                  for group in cpu_serving(f"devbox-xeon-granite-rapids-{slug}-{campaign}{suffix}"))
+
+
+# The variants of a campaign on the freshly booted Granite Rapids VM: (label, case file suffix).
+GRIDS_PACE = ("the same runs at the pace the grids gave just before", "-grids-pace")
+CALIBRATION_ALONE = ("the same runs from the calibration alone", "-heap-model-calibrated-pace")
+
+
+def fresh_granite_campaign(label, campaign, networks, variants=(GRIDS_PACE, CALIBRATION_ALONE)):
+    """A campaign on the freshly booted Granite Rapids VM: its rows (networks_campaign), then a
+    row for each variant of the same runs."""
+    return [*networks_campaign(label, campaign, networks, machine="devbox-xeon-granite-rapids"),
+            *((variant, granite_campaigns(((campaign, networks),), suffix)) for variant, suffix in variants)]
 
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
@@ -508,36 +522,23 @@ GOALS = [
      granite_campaigns(GRANITE_REPEATS, "")),
     ("the same runs, each pass priced at the pages its configuration faulted in the campaign it repeats (a census "
      "of those runs)", granite_campaigns(GRANITE_REPEATS, "-census")),
-    *networks_campaign("the fifth kind's VM freshly booted (up 40 minutes): ResNet-50, ResNet-101 and EfficientNet-B4 at "
-                       "batches 1 and 8 on two threads (14:38), measured blind from the earlier VM's 00:52 profile "
-                       "at the pace its grids gave and with a page census, both taken just before the runs",
-                       "fresh-1440", GRANITE_FRESH_1440, machine="devbox-xeon-granite-rapids"),
-    ("the same runs at the pace of ResNet-18's pass, probed two minutes after them (not blind)",
-     granite_campaigns((("fresh-1440", GRANITE_FRESH_1440),), "-pass-pace")),
-    ("the same runs from the calibration alone", granite_campaigns((("fresh-1440", GRANITE_FRESH_1440),),
-                                                                   "-heap-model-calibrated-pace")),
-    *networks_campaign("ResNet-152, VGG-19, MobileNetV2 and ShuffleNetV2 1.0x on the same VM (15:02), measured blind "
-                       "the same way at the pace of ResNet-18's pass, probed just before with the grids",
-                       "dense-1500", GRANITE_DENSE_1500, machine="devbox-xeon-granite-rapids"),
-    ("the same runs at the pace the grids gave just before", granite_campaigns((("dense-1500", GRANITE_DENSE_1500),),
-                                                                               "-grids-pace")),
-    ("the same runs from the calibration alone", granite_campaigns((("dense-1500", GRANITE_DENSE_1500),),
-                                                                   "-heap-model-calibrated-pace")),
-    *networks_campaign("EfficientNet-B0, RegNetY-400MF, GoogLeNet and DenseNet-121 on the same VM (15:12), measured "
-                       "blind the same way, the pace as probe_pace.sh now takes it (ResNet-18's pass)",
-                       "thin-1530", GRANITE_THIN_1530, machine="devbox-xeon-granite-rapids"),
-    ("the same runs at the pace the grids gave just before", granite_campaigns((("thin-1530", GRANITE_THIN_1530),),
-                                                                               "-grids-pace")),
-    ("the same runs from the calibration alone", granite_campaigns((("thin-1530", GRANITE_THIN_1530),),
-                                                                   "-heap-model-calibrated-pace")),
-    *networks_campaign("ResNet-50, ResNet-101 and MobileNetV2 on the same VM, their clients behind the 5 Gbit/s link "
-                       "(15:24), measured blind the same way", "remote-1530", GRANITE_REMOTE_1530,
-                       machine="devbox-xeon-granite-rapids"),
-    ("the same runs at the pace the grids gave just before", granite_campaigns((("remote-1530", GRANITE_REMOTE_1530),),
-                                                                               "-grids-pace")),
-    ("the same runs from the calibration alone", granite_campaigns((("remote-1530", GRANITE_REMOTE_1530),),
-                                                                   "-heap-model-calibrated-pace")),
-    ("the fresh VM's three campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
+    *fresh_granite_campaign("the fifth kind's VM freshly booted (up 40 minutes): ResNet-50, ResNet-101 and "
+                            "EfficientNet-B4 at batches 1 and 8 on two threads (14:38), measured blind from the "
+                            "earlier VM's 00:52 profile at the pace its grids gave and with a page census, both taken "
+                            "just before the runs", "fresh-1440", GRANITE_FRESH_1440,
+                            (("the same runs at the pace of ResNet-18's pass, probed two minutes after them (not "
+                              "blind)", "-pass-pace"), CALIBRATION_ALONE)),
+    *fresh_granite_campaign("ResNet-152, VGG-19, MobileNetV2 and ShuffleNetV2 1.0x on the same VM (15:02), measured "
+                            "blind the same way at the pace of ResNet-18's pass, probed just before with the grids",
+                            "dense-1500", GRANITE_DENSE_1500),
+    *fresh_granite_campaign("EfficientNet-B0, RegNetY-400MF, GoogLeNet and DenseNet-121 on the same VM (15:12), "
+                            "measured blind the same way, the pace as probe_pace.sh now takes it (ResNet-18's pass)",
+                            "thin-1530", GRANITE_THIN_1530),
+    *fresh_granite_campaign("ResNet-50, ResNet-101 and MobileNetV2 on the same VM, their clients behind the 5 Gbit/s "
+                            "link (15:24), measured blind the same way", "remote-1530", GRANITE_REMOTE_1530),
+    *fresh_granite_campaign("ResNet-50, EfficientNet-B0 and DenseNet-121 on the same VM on one thread (15:39), measured "
+                            "blind the same way", "one-thread-1535", GRANITE_ONE_THREAD_1535),
+    ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
     *[row for campaign, label in (
