@@ -11,8 +11,8 @@ PROBE_DIR holds GRID_in_pass.json and NETWORK_bBATCH_in_pass.json files
 each compared with the calibration's file of that name, phase infer_pass.  The pace is the
 network passes' operators' where the directory has any, else the grids': on a freshly booted
 Granite Rapids VM (2026-12-01 14:33-15:27) the grids' small tensors ran at 0.85-0.91 of their
-calibration, ResNet-18's pass at 0.76-0.86, and the pass's pace priced networks served there
-better (validation/REPORT.md).  --check exits 1 unless each thread count's pace, rounded to
+calibration, ResNet-18's pass at 0.76-0.86, and the pass's pace priced networks served there on
+two threads better, the grids' on one (validation/REPORT.md).  --check exits 1 unless each thread count's pace, rounded to
 0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
 5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
 08:29), while the same grid timed twice minutes apart agreed to 1% in median.

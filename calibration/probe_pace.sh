@@ -4,7 +4,8 @@
 # 1 (as the calibration timed it) timed again inside passes on the main thread, about 35 s,
 # into OUT_DIR, and compared operator by operator with the machine's calibration
 # (calibration/pace.py prints the pace for one and two threads: the pass's, which priced the
-# networks served on a freshly booted VM better than the grids' small tensors did).
+# networks served on two threads on a freshly booted VM better than the grids' small tensors
+# did; on one thread the grids' priced them better).
 #   calibration/probe_pace.sh MACHINE OUT_DIR
 # Run it on the otherwise idle machine just before the runs to be predicted.
 set -euo pipefail
