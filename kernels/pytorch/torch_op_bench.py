@@ -277,12 +277,12 @@ def inference_forward(sig):
 
 def relu_after_work(sig, seconds, work_phase, after_phase):
     """A ReLU of n x e elements called back to back, `seconds` of the caller's own work
-    (work_phase), and that work then the ReLU (after_phase)."""
+    (work_phase: CPU time of the calling thread), and that work then the ReLU (after_phase)."""
     x = torch.randn(get(sig, "n"), get(sig, "e"))
 
-    def work():
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+    def work():  # on the thread's own CPU clock, so that a busy host cannot shorten it
+        start = time.thread_time()
+        while time.thread_time() - start < seconds:
             pass
 
     def after():
