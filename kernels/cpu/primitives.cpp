@@ -295,6 +295,33 @@ void batch_norm(Ctx& c) {
                          c.s));
 }
 
+// A layer norm over each position's channels, laid out channels last: hw rows of c values a
+// sample, each normalised by its own mean and variance.
+void layer_norm(Ctx& c) {
+  const auto& g = c.sig;
+  const int64_t ch = g.get("c");
+  const memory::desc md({g.get("n") * g.get("hw"), ch}, dt::f32, tag::ab);
+  const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+  const auto prop = c.training ? prop_kind::forward_training : prop_kind::forward_inference;
+  const dnnl::layer_normalization_forward::primitive_desc fwd({prop, md, 1e-6f, flags}, c.e);
+  memory mean = memory(fwd.mean_desc(), c.e), var = memory(fwd.variance_desc(), c.e);
+  const memory::desc channel_md({ch}, dt::f32, tag::x);
+  memory scale = filled(channel_md, c.e), shift = filled(channel_md, c.e);
+  memory src = filled(md, c.e);
+  c.add("fwd", wrap(dnnl::layer_normalization_forward(fwd),
+                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, memory(md, c.e)}, {DNNL_ARG_MEAN, mean},
+                     {DNNL_ARG_VARIANCE, var}, {DNNL_ARG_SCALE, scale}, {DNNL_ARG_SHIFT, shift}},
+                    c.s));
+  if (!c.training) return;
+  const dnnl::layer_normalization_backward::primitive_desc bwd({prop_kind::backward, md, md, 1e-6f, flags}, c.e, fwd);
+  c.add("bwd_data", wrap(dnnl::layer_normalization_backward(bwd),
+                         {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, filled(md, c.e)}, {DNNL_ARG_MEAN, mean},
+                          {DNNL_ARG_VARIANCE, var}, {DNNL_ARG_SCALE, scale}, {DNNL_ARG_SHIFT, shift},
+                          {DNNL_ARG_DIFF_SRC, memory(md, c.e)}, {DNNL_ARG_DIFF_SCALE, memory(channel_md, c.e)},
+                          {DNNL_ARG_DIFF_SHIFT, memory(channel_md, c.e)}},
+                         c.s));
+}
+
 void add(Ctx& c) {
   const memory::desc md = flat(c.sig, "e");
   const dnnl::binary::primitive_desc pd({algorithm::binary_add, md, md, md}, c.e);
@@ -437,6 +464,7 @@ std::vector<PhaseKernel> make_kernels(const Signature& sig, const dnnl::engine& 
   else if (op == "hardswish") eltwise(c, algorithm::eltwise_hardswish, 0.f, 0.f);
   else if (op == "hardsigmoid") hardsigmoid(c);
   else if (op == "batch_norm") batch_norm(c);
+  else if (op == "layer_norm") layer_norm(c);
   else if (op == "add") add(c);
   else if (op == "mul") mul(c);
   else if (op == "softmax") softmax(c, "e");

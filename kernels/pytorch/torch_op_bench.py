@@ -167,6 +167,11 @@ def forward_of(sig, training):
         wt, b = leaf(c, grad=g, param=True), leaf(c, grad=g, param=True)
         mean, var = torch.zeros(c), torch.ones(c)
         return (lambda: F.batch_norm(x, mean, var, wt, b, training=training)), [x], [wt, b]
+    if op == "layer_norm":  # over each position's channels, laid out channels last (ConvNeXt's)
+        c = get(sig, "c")
+        x = leaf(n, get(sig, "hw"), c, grad=g)
+        wt, b = leaf(c, grad=g, param=True), leaf(c, grad=g, param=True)
+        return (lambda: F.layer_norm(x, (c,), wt, b, 1e-6)), [x], [wt, b]
     if op == "lrn":
         x = leaf(n, get(sig, "c"), get(sig, "hw"), grad=g)
         return (lambda: F.local_response_norm(x, get(sig, "size"))), [x], []

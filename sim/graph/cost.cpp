@@ -39,6 +39,7 @@ Keeps keeps_for_backward(const Node& n) {
     case OpKind::conv:
     case OpKind::linear:
     case OpKind::batch_norm:
+    case OpKind::layer_norm:
     case OpKind::mul: return {false, true, 0};
     case OpKind::activation: {
       const bool out = activation_keeps_output(std::get<ActivationAttrs>(n.attrs).kind);
@@ -129,10 +130,11 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       }
       case OpKind::linear: {
         const auto& a = std::get<LinearAttrs>(n.attrs);
+        const int64_t in_features = a.each_position ? graph.node(n.inputs[0]).output[0] : static_cast<int64_t>(in);
         c.macs = static_cast<int64_t>(in) * a.out_features;
-        c.params = c.macs + (a.bias ? a.out_features : 0);
+        c.params = in_features * a.out_features + (a.bias ? a.out_features : 0);
         c.param_tensors = a.bias ? 2 : 1;
-        c.largest_param_tensor = c.macs;
+        c.largest_param_tensor = in_features * a.out_features;
         c.forward_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
         c.backward_data_flops = input_is_data ? 0 : 2.0 * static_cast<double>(c.macs);
         c.backward_weights_flops = 2.0 * static_cast<double>(c.macs) + (a.bias ? out : 0);
@@ -148,6 +150,16 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         c.state = 2 * channels;
         c.forward_flops = 5 * out;
         c.backward_data_flops = 8 * out;
+        c.backward_weights_flops = 2 * out;
+        break;
+      }
+      case OpKind::layer_norm: {  // a mean and a variance per position, then a scale and shift
+        const int64_t channels = n.output[0];
+        c.params = 2 * channels;
+        c.param_tensors = 2;
+        c.largest_param_tensor = channels;
+        c.forward_flops = 8 * out;
+        c.backward_data_flops = 10 * out;
         c.backward_weights_flops = 2 * out;
         break;
       }
@@ -174,6 +186,13 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       case OpKind::mul:  // backward: x's gradient g * y, y's g * x (summed over the pixels if per channel)
         c.forward_flops = out;
         c.backward_data_flops = 2 * out;
+        if (n.inputs.size() == 1) {  // a trainable factor per channel
+          c.params = n.output[0];
+          c.param_tensors = 1;
+          c.largest_param_tensor = n.output[0];
+          c.backward_data_flops = out;
+          c.backward_weights_flops = 2 * out;
+        }
         break;
       case OpKind::dropout:
         c.forward_flops = out;

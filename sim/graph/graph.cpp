@@ -117,6 +117,11 @@ NodeId Graph::batch_norm(const std::string& name, NodeId in, BatchNormAttrs attr
   return push(name, OpKind::batch_norm, attrs, {in}, x);
 }
 
+NodeId Graph::layer_norm(const std::string& name, NodeId in) {
+  const Dims x = shape_of(in, name);
+  return push(name, OpKind::layer_norm, std::monostate{}, {in}, x);
+}
+
 NodeId Graph::activation(const std::string& name, NodeId in, ActivationKind kind) {
   const Dims x = shape_of(in, name);
   return push(name, OpKind::activation, ActivationAttrs{kind}, {in}, x);
@@ -160,6 +165,19 @@ NodeId Graph::linear(const std::string& name, NodeId in, int64_t out_features, b
   return push(name, OpKind::linear, LinearAttrs{out_features, bias}, {in}, {out_features});
 }
 
+NodeId Graph::linear_each_position(const std::string& name, NodeId in, int64_t out_features, bool bias) {
+  const Dims& x = shape_of(in, name);
+  if (x.size() != 3)
+    throw GraphError(fmt::format("linear layer '{}' over each position needs a CxHxW input, got {}", name, to_string(x)));
+  if (out_features <= 0 || out_features > kMaxDim)
+    throw GraphError(fmt::format("linear layer '{}' has {} outputs; expected 1 to {}", name, out_features, kMaxDim));
+  if (static_cast<double>(x[0]) * static_cast<double>(out_features) > static_cast<double>(kMaxElements))
+    throw GraphError(fmt::format("linear layer '{}' needs more than 2^40 weights", name));
+  Dims out = {out_features, x[1], x[2]};
+  elements(out);  // throws beyond 2^40
+  return push(name, OpKind::linear, LinearAttrs{out_features, bias, true}, {in}, std::move(out));
+}
+
 NodeId Graph::add(const std::string& name, const std::vector<NodeId>& in) {
   if (in.size() < 2) throw GraphError(fmt::format("add '{}' needs at least two inputs", name));
   const Dims first = shape_of(in[0], name);
@@ -179,6 +197,12 @@ NodeId Graph::mul(const std::string& name, NodeId x, NodeId y) {
                                  "per channel",
                                  name, to_string(b), to_string(a)));
   return push(name, OpKind::mul, std::monostate{}, {x, y}, a);
+}
+
+NodeId Graph::channel_scale(const std::string& name, NodeId x) {
+  const Dims a = shape_of(x, name);
+  if (a.size() != 3) throw GraphError(fmt::format("channel scale '{}' needs a CxHxW input, got {}", name, to_string(a)));
+  return push(name, OpKind::mul, std::monostate{}, {x}, a);
 }
 
 NodeId Graph::concat(const std::string& name, const std::vector<NodeId>& in, int axis) {

@@ -54,15 +54,21 @@ class Graph {
   NodeId input(const std::string& name, Dims shape);
   NodeId conv(const std::string& name, NodeId in, const ConvAttrs& attrs);
   NodeId batch_norm(const std::string& name, NodeId in, BatchNormAttrs attrs = {});
+  // Normalises the channels of each position of a CxHxW input (or a vector's features).
+  NodeId layer_norm(const std::string& name, NodeId in);
   NodeId activation(const std::string& name, NodeId in, ActivationKind kind);
   NodeId relu(const std::string& name, NodeId in) { return activation(name, in, ActivationKind::relu); }
   NodeId pool(const std::string& name, NodeId in, const PoolAttrs& attrs);
   NodeId global_pool(const std::string& name, NodeId in, PoolKind kind = PoolKind::avg);
   NodeId adaptive_avg_pool(const std::string& name, NodeId in, int out_h, int out_w);
   NodeId linear(const std::string& name, NodeId in, int64_t out_features, bool bias = true);
+  // A CxHxW input's channels mapped to out_features at every position: OxHxW.
+  NodeId linear_each_position(const std::string& name, NodeId in, int64_t out_features, bool bias = true);
   NodeId add(const std::string& name, const std::vector<NodeId>& in);
   // x times y, where y has x's shape or is one value per channel of a CxHxW x (Cx1x1 or C).
   NodeId mul(const std::string& name, NodeId x, NodeId y);
+  // x times a trainable factor per channel of a CxHxW x.
+  NodeId channel_scale(const std::string& name, NodeId x);
   NodeId concat(const std::string& name, const std::vector<NodeId>& in, int axis = 0);
   NodeId flatten(const std::string& name, NodeId in);
   // Channels [begin, end) of a CxHxW input, as a view (no kernel either way: the input's

@@ -19,9 +19,10 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
                          a.window.pad_bottom, a.window.pad_right, a.window.stride_h, a.window.stride_w, a.dilation_h, a.dilation_w, a.groups,
                          a.bias ? " bias" : "");
     }
-    case OpKind::linear: {
+    case OpKind::linear: {  // over each position: one product of (batch x positions) rows
       const auto& a = std::get<LinearAttrs>(node.attrs);
-      return fmt::format("linear {} n{} in{} out{}{}", dt, batch, (*in)[0], a.out_features, a.bias ? " bias" : "");
+      const int64_t rows = a.each_position ? batch * (*in)[1] * (*in)[2] : batch;
+      return fmt::format("linear {} n{} in{} out{}{}", dt, rows, (*in)[0], a.out_features, a.bias ? " bias" : "");
     }
     case OpKind::pool: {
       const auto& a = std::get<PoolAttrs>(node.attrs);
@@ -34,7 +35,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
       return fmt::format("{} {} n{} c{} h{} w{} oh{} ow{}", op_label(node.kind, node.attrs), dt, batch, (*in)[0],
                          (*in)[1], (*in)[2], out[1], out[2]);
     case OpKind::batch_norm:
-      return fmt::format("batch_norm {} n{} c{} hw{}", dt, batch, out[0], elements(out) / out[0]);
+    case OpKind::layer_norm:
+      return fmt::format("{} {} n{} c{} hw{}", to_string(node.kind), dt, batch, out[0], elements(out) / out[0]);
     case OpKind::concat: {
       std::string s = fmt::format("concat {} n{}", dt, batch);
       for (auto id : node.inputs) s += " " + to_string(graph.node(id).output);
@@ -46,7 +48,8 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
     case OpKind::add:
       return fmt::format("add {} n{} e{} x{}", dt, batch, elements(out), node.inputs.size());
     case OpKind::mul:  // c: the second operand's elements per sample (x's channels if per channel)
-      return fmt::format("mul {} n{} e{} c{}", dt, batch, elements(out), elements(graph.node(node.inputs[1]).output));
+      return fmt::format("mul {} n{} e{} c{}", dt, batch, elements(out),
+                         node.inputs.size() == 1 ? out[0] : elements(graph.node(node.inputs[1]).output));
     case OpKind::activation:
     case OpKind::dropout:
     case OpKind::softmax:

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/suggest.hpp"
 #include "graph/onnx_integers.hpp"
+#include "graph/onnx_patterns.hpp"
 
 namespace dlsim::graph {
 namespace {
@@ -46,6 +47,9 @@ class Importer {
   void conv(const onnx::NodeProto& n);
   void pool(const onnx::NodeProto& n, PoolKind kind);
   void gemm(const onnx::NodeProto& n);
+  // A product by a 2-D weight: a linear layer over each position of a channels-last tensor,
+  // or over a vector; an Add of a bias that is its only consumer is the layer's bias.
+  void matmul(const onnx::NodeProto& n);
   void batch_norm(const onnx::NodeProto& n);
   void clip(const onnx::NodeProto& n);
   void mul(const onnx::NodeProto& n);
@@ -62,6 +66,12 @@ class Importer {
   // [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4], Reshape back), which PyTorch runs as one copy.
   void reshape(const onnx::NodeProto& n);
   void transpose(const onnx::NodeProto& n);
+  // A channels-last block's values (Transpose perm [0, 2, 3, 1]) may meet only its layer
+  // norms, linear layers and element-wise operators until transposed back.
+  void check_layout(const onnx::NodeProto& n) const;
+  // A layer norm or GELU chain (onnx_patterns.hpp) ending at `n`: imported as the one
+  // kernel.  False if `n` ends none.
+  bool fused(const onnx::NodeProto& n);
   // Sigmoid and HardSigmoid nodes whose one consumer is a Mul by their own input: x *
   // sigmoid(x) is SiLU and x * hardsigmoid(x) hard swish, which PyTorch runs as one kernel
   // (torch.onnx writes nn.SiLU and, before opset 14, nn.Hardswish as the pair).
@@ -88,6 +98,10 @@ class Importer {
   std::map<std::string, Shuffle> shuffles_;
   int64_t batch_ = 1;  // the input's first dimension in the file
   std::map<std::string, ActivationKind> gates_;               // gate output -> the fused activation
+  Consumers consumers_;
+  std::map<std::string, FusedChain> layer_norms_, gelus_;     // by the chain's last output
+  std::set<std::string> absorbed_;                            // outputs of nodes a chain or layer takes in
+  std::set<std::string> channels_last_;                       // values laid out NxHxWxC
   std::map<std::string, NodeId> tensors_;                     // value name -> producing node
   int64_t bn_state_elements_ = 0;
   bool training_graph_ = false;
@@ -278,9 +292,20 @@ void Importer::mul(const onnx::NodeProto& n) {
       return;
     }
   }
+  for (int i = 0; i < 2; ++i) {  // a weight of one factor per channel: ConvNeXt's layer scale
+    const auto w = initializers_.find(n.input(i));
+    if (w == initializers_.end() || !tensors_.count(n.input(1 - i))) continue;
+    const NodeId x = tensor(n, 1 - i);
+    const Dims& shape = graph_.node(x).output;
+    if (shape.size() != 3 || (w->second != std::vector<int64_t>{shape[0], 1, 1} && w->second != std::vector<int64_t>{shape[0]}))
+      fail(n, fmt::format("a weight factor of one value per channel ({}x1x1) for a {} input", shape.empty() ? 0 : shape[0],
+                          to_string(shape)));
+    tensors_[n.output(0)] = graph_.channel_scale(node_name(n), x);
+    return;
+  }
   if (initializers_.count(n.input(0)) || initializers_.count(n.input(1)) || scalars_.count(n.input(0)) ||
       scalars_.count(n.input(1)))
-    fail(n, "a product of two computed tensors (a constant or weight factor is not supported)");
+    fail(n, "a product of two computed tensors, or by a weight of one value per channel (a constant factor is not supported)");
   NodeId x = tensor(n, 0), y = tensor(n, 1);
   if (elements(graph_.node(x).output) < elements(graph_.node(y).output)) std::swap(x, y);
   tensors_[n.output(0)] = graph_.mul(node_name(n), x, y);
@@ -347,15 +372,12 @@ void Importer::constant(const onnx::NodeProto& n) {
 }
 
 void Importer::find_gates() {
-  const auto& nodes = model_.graph().node();
-  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
-  for (const auto& n : nodes)
-    for (const auto& in : n.input()) consumers[in].push_back(&n);
-  for (const auto& out : model_.graph().output()) consumers[out.name()].push_back(nullptr);
-  for (const auto& n : nodes) {
+  for (const auto& n : model_.graph().node()) {
     if ((n.op_type() != "Sigmoid" && n.op_type() != "HardSigmoid") || n.input_size() != 1 || n.output_size() != 1)
       continue;
-    const auto& users = consumers[n.output(0)];
+    const auto found = consumers_.find(n.output(0));
+    if (found == consumers_.end()) continue;
+    const auto& users = found->second;
     if (users.size() != 1 || !users[0] || users[0]->op_type() != "Mul" || users[0]->input_size() != 2) continue;
     const auto& m = *users[0];
     const bool by_own_input = (m.input(0) == n.input(0) && m.input(1) == n.output(0)) ||
@@ -454,10 +476,31 @@ void Importer::reshape(const onnx::NodeProto& n) {
 }
 
 void Importer::transpose(const onnx::NodeProto& n) {
+  const auto perm = ints(n, "perm", {});
+  if (const auto w = initializers_.find(n.input(0)); w != initializers_.end()) {  // a weight read transposed
+    if (w->second.size() != 2 || perm != Integers{1, 0}) fail(n, "a 2-D weight transposed (perm [1, 0])");
+    initializers_[n.output(0)] = {w->second[1], w->second[0]};
+    return;
+  }
+  // Channels last and back: views, as PyTorch's permute is.  Once a channels-last block has
+  // run, its tensors stay laid out so, and the kernels after it read them as they lie.
+  if (tensors_.count(n.input(0)) && graph_.node(tensor(n, 0)).output.size() == 3) {
+    const bool last = channels_last_.count(n.input(0)) > 0;
+    if (perm == Integers{0, 2, 3, 1} && !last) {
+      tensors_[n.output(0)] = tensor(n, 0);
+      channels_last_.insert(n.output(0));
+      return;
+    }
+    if (perm == Integers{0, 3, 1, 2} && last) {
+      tensors_[n.output(0)] = tensor(n, 0);
+      return;
+    }
+  }
   const auto it = shuffles_.find(n.input(0));
   if (it == shuffles_.end() || it->second.transposed || ints(n, "perm", {}) != Integers{0, 2, 1, 3, 4})
-    fail(n, "a channel shuffle's Transpose (perm [0, 2, 1, 3, 4] after a Reshape to [N, g, C/g, H, W])",
-         "other transposes (attention, channels-last blocks) are not modelled yet");
+    fail(n, "a channel shuffle's Transpose (perm [0, 2, 1, 3, 4] after a Reshape to [N, g, C/g, H, W]), a channels-last "
+            "block's (perm [0, 2, 3, 1] and back [0, 3, 1, 2]) or a 2-D weight's",
+         "other transposes (attention heads) are not modelled yet");
   Shuffle s = it->second;
   std::swap(s.shape[1], s.shape[2]);
   s.transposed = true;
@@ -480,11 +523,76 @@ std::set<const onnx::NodeProto*> Importer::prediction_path() const {
   return path;
 }
 
+void Importer::matmul(const onnx::NodeProto& n) {
+  if (n.input_size() != 2) fail(n, "two inputs");
+  const NodeId x = tensor(n, 0);
+  const auto* w = weight(n, 1);
+  if (w->size() != 2) fail(n, fmt::format("a 2-D weight as input B, got {} dimensions", w->size()));
+  const Dims& in = graph_.node(x).output;
+  const bool each_position = channels_last_.count(n.input(0)) > 0;
+  if (in[each_position ? 0 : in.size() - 1] != (*w)[0] || (!each_position && in.size() != 1))
+    fail(n, fmt::format("an input of {} features: a vector, or a channels-last tensor's channels; got {}{}", (*w)[0],
+                        to_string(in), each_position ? " channels last" : ""),
+         "a product of two computed tensors (attention) is not modelled yet");
+  // The bias: an Add of a vector of the outputs' size, the product's only reader.
+  std::string out = n.output(0);
+  const auto users = consumers_.find(out);
+  if (users != consumers_.end() && users->second.size() == 1 && users->second[0] && users->second[0]->op_type() == "Add") {
+    const auto& add = *users->second[0];
+    const std::string& other = add.input(add.input(0) == out ? 1 : 0);
+    if (const auto b = initializers_.find(other); b != initializers_.end() && b->second == std::vector<int64_t>{(*w)[1]}) {
+      absorbed_.insert(add.output(0));
+      out = add.output(0);
+    }
+  }
+  const bool bias = out != n.output(0);
+  tensors_[out] = each_position ? graph_.linear_each_position(node_name(n), x, (*w)[1], bias)
+                                : graph_.linear(node_name(n), x, (*w)[1], bias);
+}
+
+void Importer::check_layout(const onnx::NodeProto& n) const {
+  static const std::set<std::string> element_wise = {"Add", "Mul", "Relu", "Sigmoid", "Tanh", "Identity"};
+  int last = 0, first = 0;
+  for (const auto& in : n.input()) {
+    if (!tensors_.count(in)) continue;
+    (channels_last_.count(in) ? last : first) += 1;
+  }
+  if (last == 0) return;
+  if (n.op_type() == "Transpose" || n.op_type() == "MatMul") return;
+  if (!element_wise.count(n.op_type()))
+    fail(n, "a channels-first (NxCxHxW) input", "it was transposed to channels last (perm [0, 2, 3, 1]); there only "
+                                                "layer norms, linear layers and element-wise operators are modelled");
+  if (first > 0) fail(n, "inputs laid out alike: one is channels last, another channels first");
+}
+
+bool Importer::fused(const onnx::NodeProto& n) {
+  const std::string& out = n.output(0);
+  if (const auto it = gelus_.find(out); it != gelus_.end()) {
+    const auto x = tensors_.find(it->second.input);
+    if (x == tensors_.end()) fail(n, fmt::format("the GELU's input '{}' to be a computed tensor", it->second.input));
+    tensors_[out] = graph_.activation(node_name(n), x->second, ActivationKind::gelu);
+    return true;
+  }
+  const auto it = layer_norms_.find(out);
+  if (it == layer_norms_.end()) return false;
+  const auto x = tensors_.find(it->second.input);
+  if (x == tensors_.end()) fail(n, fmt::format("the layer norm's input '{}' to be a computed tensor", it->second.input));
+  const Dims& shape = graph_.node(x->second).output;
+  if (shape.size() != 1 && !channels_last_.count(it->second.input))
+    fail(n, fmt::format("a layer norm over a vector's features or a channels-last tensor's channels; its input is {}",
+                        to_string(shape)),
+         "transpose a feature map to channels last (perm [0, 2, 3, 1]) before normalising it");
+  tensors_[out] = graph_.layer_norm(node_name(n), x->second);
+  return true;
+}
+
 void Importer::dispatch(const onnx::NodeProto& n) {
   const std::string& op = n.op_type();
   if (op == "Constant") return constant(n);
   if (integers(n)) return;
   if (gates_.count(n.output(0))) return;  // priced with its Mul, as the activation they make
+  if (absorbed_.count(n.output(0)) || fused(n)) return;
+  check_layout(n);
   if (op != "Conv" && op != "MaxPool" && op != "AveragePool") check_no_pending_pad(n);
   if (op == "Identity") {
     if (auto it = initializers_.find(n.input(0)); it != initializers_.end()) {
@@ -517,6 +625,7 @@ void Importer::dispatch(const onnx::NodeProto& n) {
   else if (op == "GlobalAveragePool") tensors_[n.output(0)] = graph_.global_pool(node_name(n), tensor(n, 0), PoolKind::avg);
   else if (op == "GlobalMaxPool") tensors_[n.output(0)] = graph_.global_pool(node_name(n), tensor(n, 0), PoolKind::max);
   else if (op == "Gemm") gemm(n);
+  else if (op == "MatMul") matmul(n);
   else if (op == "Add") {
     if (n.input_size() != 2) fail(n, "two inputs");
     tensors_[n.output(0)] = graph_.add(node_name(n), {tensor(n, 0), tensor(n, 1)});
@@ -541,7 +650,9 @@ void Importer::dispatch(const onnx::NodeProto& n) {
     tensors_[n.output(0)] = graph_.softmax(node_name(n), tensor(n, 0));
   } else if (op == "Cast" || op == "Div" || op == "Gather" || op == "Squeeze" || op == "Sub" || op == "Unsqueeze") {
     fail(n, fmt::format("integer inputs: {} is imported as shape arithmetic only", op),
-         "on tensors it is not modelled");
+         "on tensors it is not modelled, but as part of a layer norm or an exact GELU");
+  } else if (op == "Erf" || op == "Pow" || op == "Sqrt") {
+    fail(n, fmt::format("{} as part of a layer norm or an exact GELU", op), "alone it is not modelled");
   } else {
     const auto close = closest_name(op, onnx_supported_ops());
     fail(n, fmt::format("a supported operator ({})", fmt::join(onnx_supported_ops(), ", ")),
@@ -584,7 +695,16 @@ Graph Importer::run() {
   if (tensors_.empty())
     throw InputError(Problem{{source_, 0, 0}, "graph.input", "", "one data input that is not an initializer", ""});
 
+  consumers_ = consumers_of(g);
   find_gates();
+  std::set<std::string> weights;
+  for (const auto& [name, dims] : initializers_) weights.insert(name);
+  for (const auto& n : g.node())  // a folded export shares equal weights through Identity nodes
+    if (n.op_type() == "Identity" && n.input_size() == 1 && weights.count(n.input(0))) weights.insert(n.output(0));
+  layer_norms_ = find_layer_norms(g, consumers_, weights);
+  gelus_ = find_erf_gelus(g, consumers_);
+  for (const auto* chains : {&layer_norms_, &gelus_})
+    for (const auto& [last, chain] : *chains) absorbed_.insert(chain.inner.begin(), chain.inner.end());
   const auto prediction = prediction_path();
   for (const auto& n : g.node()) {
     if (n.output_size() < 1) fail(n, "at least one output");
@@ -595,6 +715,9 @@ Graph Importer::run() {
     } catch (const GraphError& e) {
       fail(n, e.what());
     }
+    const bool reads_channels_last =
+        std::any_of(n.input().begin(), n.input().end(), [&](const std::string& in) { return channels_last_.count(in) > 0; });
+    if (reads_channels_last && n.op_type() != "Transpose") channels_last_.insert(n.output(0));
   }
 
   // Training computes a loss on each vector the network outputs (its logits), which the
@@ -624,13 +747,15 @@ Graph Importer::run() {
 }  // namespace
 
 const std::vector<std::string>& onnx_supported_ops() {
-  // Cast, Div, Gather, Shape, Squeeze, Sub and Unsqueeze on integers only (shape arithmetic).
+  // Cast, Div, Gather, Shape, Squeeze, Sub and Unsqueeze on integers only (shape arithmetic);
+  // Div, Erf, Pow, Sqrt and Sub on tensors as parts of a layer norm or an exact GELU.
   static const std::vector<std::string> ops = {
       "Add",       "AveragePool", "BatchNormalization", "Cast",    "Clip",      "Concat",  "Constant",
-      "Conv",      "Div",         "Dropout",            "Flatten", "Gather",    "Gemm",    "GlobalAveragePool",
-      "GlobalMaxPool", "HardSigmoid", "HardSwish",      "Identity", "LeakyRelu", "LRN",    "MaxPool",
-      "Mul",       "Pad",         "ReduceMean",         "Relu",    "Reshape",   "Shape",   "Sigmoid",
-      "Slice",     "Softmax",     "Squeeze",            "Sub",     "Tanh",      "Transpose", "Unsqueeze"};
+      "Conv",      "Div",         "Dropout",            "Erf",     "Flatten",   "Gather",  "Gemm",
+      "GlobalAveragePool", "GlobalMaxPool", "HardSigmoid", "HardSwish", "Identity", "LeakyRelu", "LRN",
+      "MatMul",    "MaxPool",     "Mul",                "Pad",     "Pow",       "ReduceMean", "Relu",
+      "Reshape",   "Shape",       "Sigmoid",            "Slice",   "Softmax",   "Sqrt",    "Squeeze",
+      "Sub",       "Tanh",        "Transpose",          "Unsqueeze"};
   return ops;
 }
 

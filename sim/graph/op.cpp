@@ -7,6 +7,7 @@ std::string to_string(OpKind kind) {
     case OpKind::input: return "input";
     case OpKind::conv: return "conv";
     case OpKind::batch_norm: return "batch_norm";
+    case OpKind::layer_norm: return "layer_norm";
     case OpKind::activation: return "activation";
     case OpKind::pool: return "pool";
     case OpKind::global_pool: return "global_pool";

@@ -15,13 +15,16 @@ enum class OpKind {
   input,
   conv,
   batch_norm,
+  layer_norm,  // each position's channels (or a vector's features) normalised, with a scale and shift
   activation,
   pool,
   global_pool,
   adaptive_avg_pool,
   linear,
   add,
-  mul,  // element-wise product; the second operand may be per channel (squeeze-and-excitation)
+  // element-wise product; the second operand may be per channel (squeeze-and-excitation);
+  // with one input, a trainable factor per channel (ConvNeXt's layer scale)
+  mul,
   concat,
   flatten,
   slice,            // a range of channels: a view, no kernel (torch.chunk's halves)
@@ -68,6 +71,9 @@ struct AdaptivePoolAttrs {
 struct LinearAttrs {
   int64_t out_features = 0;
   bool bias = true;
+  // Applied to the channels of every position of a CxHxW input (a channels-last block's
+  // linear layer, which PyTorch runs as one matrix product over all positions).
+  bool each_position = false;
 };
 
 struct ActivationAttrs {

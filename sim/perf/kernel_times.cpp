@@ -124,11 +124,13 @@ std::string KernelTimes::priced_as(const std::string& signature, const std::stri
   // read and a write per element, as an out-of-place activation does; so does a product by
   // one value per channel (squeeze-and-excite's scaling), whose second operand is a few
   // values.  A product of two whole tensors reads both, as an addition does.  An average
-  // pooling sums the windows a max pooling of the same shape compares.
+  // pooling sums the windows a max pooling of the same shape compares.  A layer norm reads
+  // each position's channels for their mean and variance and again, from cache, to scale
+  // them, writing once: the stream of a batch norm applying its statistics.
   static const std::map<std::string, std::string> stand_ins = {
       {"relu6", "relu"}, {"leaky_relu", "relu"}, {"sigmoid", "relu"}, {"tanh", "relu"},
       {"hardswish", "relu"}, {"hardsigmoid", "relu"}, {"silu", "relu"}, {"gelu", "relu"},
-      {"concat", "relu"}, {"channel_shuffle", "relu"}, {"avgpool", "maxpool"}};
+      {"concat", "relu"}, {"channel_shuffle", "relu"}, {"avgpool", "maxpool"}, {"layer_norm", "batch_norm"}};
   const auto timed = [&](const std::string& o) {
     if (!phase.empty()) return has_phase(o, phase);
     const auto it = op_phases_.lower_bound({o, ""});

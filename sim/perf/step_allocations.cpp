@@ -80,7 +80,7 @@ bool activation_keeps_input(const Node& node) {
 
 bool keeps_inputs(const Node& node) {
   return node.kind == OpKind::conv || node.kind == OpKind::linear || node.kind == OpKind::batch_norm ||
-         node.kind == OpKind::lrn || node.kind == OpKind::mul || max_pool(node) || activation_keeps_input(node);
+         node.kind == OpKind::layer_norm || node.kind == OpKind::lrn || node.kind == OpKind::mul || max_pool(node) || activation_keeps_input(node);
 }
 
 bool keeps_output(const Node& node) {

@@ -55,6 +55,24 @@ TEST(Cost, BatchNormParamsAndStateArePerChannel) {
   EXPECT_EQ(c.state, 10);
 }
 
+// A linear layer over each of 3x3 positions: 4 -> 6 channels, 24 weights and 6 biases; a
+// layer norm's scale and shift and a layer scale's factor are one value per channel.
+TEST(Cost, ChannelsLastLayersCountTheirWeightsOnce) {
+  Graph g("t");
+  auto x = g.input("x", {4, 3, 3});
+  auto up = g.linear_each_position("up", x, 6);
+  auto norm = g.layer_norm("norm", up);
+  auto scale = g.channel_scale("scale", norm);
+  const auto costs = layer_costs(g, 2, DataType::fp32);
+  const auto& l = costs[static_cast<size_t>(up)];
+  EXPECT_EQ(l.params, 4 * 6 + 6);
+  EXPECT_EQ(l.macs, 2 * 9 * 4 * 6);
+  EXPECT_EQ(l.largest_param_tensor, 24);
+  EXPECT_EQ(costs[static_cast<size_t>(norm)].params, 12);
+  EXPECT_EQ(costs[static_cast<size_t>(scale)].params, 6);
+  EXPECT_DOUBLE_EQ(costs[static_cast<size_t>(scale)].backward_weights_flops, 2 * 2 * 54);
+}
+
 // A squeeze-and-excitation product: 2x3x3 features times one factor per channel.
 TEST(Cost, AProductKeepsBothOperandsAndComputesBothGradients) {
   Graph g("t");

@@ -87,6 +87,21 @@ TEST(Graph, LinearNeedsAFlatInput) {
   EXPECT_EQ(g.node(g.linear("fc", f, 10)).output, (Dims{10}));
 }
 
+// A channels-last block's layers: a linear layer maps each position's channels, a layer norm
+// and a layer scale keep the shape; each wants a CxHxW map.
+TEST(Graph, ChannelsLastLayersKeepThePositions) {
+  Graph g("t");
+  auto x = g.input("x", {4, 3, 5});
+  EXPECT_EQ(g.node(g.linear_each_position("up", x, 16)).output, (Dims{16, 3, 5}));
+  EXPECT_EQ(g.node(g.layer_norm("norm", x)).output, (Dims{4, 3, 5}));
+  EXPECT_EQ(g.node(g.channel_scale("scale", x)).output, (Dims{4, 3, 5}));
+  auto f = g.flatten("f", x);
+  EXPECT_THROW(g.linear_each_position("flat", f, 16), GraphError);
+  EXPECT_THROW(g.channel_scale("flat_scale", f), GraphError);
+  EXPECT_THROW(g.linear_each_position("none", x, 0), GraphError);
+  EXPECT_THROW(g.linear_each_position("huge", x, kMaxDim + 1), GraphError);
+}
+
 TEST(Graph, NamesAreUniqueAndKernelsMustFit) {
   Graph g("t");
   auto x = g.input("x", {3, 4, 4});

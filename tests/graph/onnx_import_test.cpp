@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "graph/cost.hpp"
+#include "graph/kernel_signature.hpp"
 #include "graph/onnx_import.hpp"
 #include "graph/zoo.hpp"
 #include "torchvision_reference.hpp"
@@ -84,7 +85,8 @@ TEST_P(OnnxOnly, TrainingExportEqualsTorchvision) {
 INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxOnly,
                          ::testing::Values("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121",
                                            "mnasnet1_0", "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1",
-                                           "mobilenet_v3_small", "mnasnet0_5", "regnet_x_400mf", "shufflenet_v2_x0_5"),
+                                           "mobilenet_v3_small", "mnasnet0_5", "regnet_x_400mf", "shufflenet_v2_x0_5",
+                                           "convnext_tiny"),
                          [](const auto& info) { return info.param; });
 
 std::map<std::string, int> operator_counts(const Graph& g) {
@@ -104,6 +106,31 @@ TEST(OnnxImport, GatesTimesTheirOwnInputAreOneActivation) {
   EXPECT_EQ(counts["hardswish"], 21);
   EXPECT_EQ(counts["hardsigmoid"], 8);
   EXPECT_EQ(counts["mul"], 8);
+}
+
+// ConvNeXt-T: a stem, 18 blocks and three downsamplings, each with a layer norm (exported at
+// opset 13 as a chain of seven nodes, a scale and a shift) over the channels of a channels-
+// last view (Transposes, views in PyTorch too); each block's two linear layers run over every
+// position, its exact GELU (Div, Erf, Add, Mul, Mul) is one kernel, and its layer scale is a
+// trainable factor per channel.  The classifier's layer norm normalises a 768x1x1 map.
+TEST(OnnxImport, ConvNeXtBlocksAreLayerNormsAndLinearLayersOverEachPosition) {
+  const Graph g = import_onnx_file(onnx_path("convnext_tiny_train"));
+  const auto counts = operator_counts(g);
+  EXPECT_EQ(counts.at("layer_norm"), 23);
+  EXPECT_EQ(counts.at("linear"), 37);
+  EXPECT_EQ(counts.at("gelu"), 18);
+  EXPECT_EQ(counts.at("mul"), 18);
+  EXPECT_EQ(counts.at("add"), 18);
+  const auto first = g.find("/features/features.1/features.1.0/block/block.3/MatMul");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(g.node(*first).output, (Dims{384, 56, 56}));
+  EXPECT_EQ(kernel_signature(g, g.node(*first), 2, DataType::fp32), "linear fp32 n6272 in96 out384 bias");
+  const auto scale = g.find("/features/features.1/features.1.0/Mul");
+  ASSERT_TRUE(scale);
+  EXPECT_EQ(kernel_signature(g, g.node(*scale), 1, DataType::fp32), "mul fp32 n1 e301056 c96");
+  const auto norm = g.find("/features/features.1/features.1.0/block/block.2/Add_1");
+  ASSERT_TRUE(norm);
+  EXPECT_EQ(kernel_signature(g, g.node(*norm), 1, DataType::fp32), "layer_norm fp32 n1 c96 hw3136");
 }
 
 // torch.onnx names every graph "torch_jit"; the file's name says which network it is.

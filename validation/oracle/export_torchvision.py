@@ -4,6 +4,9 @@
 Run with Debian's python3 (it sees python3-torch and python3-torchvision):
     /usr/bin/python3 validation/oracle/export_torchvision.py --out validation/oracle
 
+With --only NAME,... it measures and exports those networks alone and keeps the other
+networks' entries of the reference as they are.
+
 Writes torchvision_reference.json: per model, trainable parameters, batch-norm running
 statistics, and per leaf module its output shape and multiply-adds (convolution and linear
 layers), measured with forward hooks at batch 1 in eval mode.  With --onnx it also exports
@@ -48,6 +51,9 @@ MODELS = {
     # calibration with the pace and a page census taken on the day (2026-12-01 14:40;
     # resnet101, resnet152 and vgg19 are in the zoo).
     "efficientnet_b4": 224,
+    # A channels-last network (layer norms, linear layers over each position, exact GELU),
+    # served blind on that VM (2026-12-01 18:40).
+    "convnext_tiny": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
@@ -56,7 +62,8 @@ ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inc
                "squeezenet1_0", "regnet_y_800mf", "mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0",
                "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
                "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf",
-               "efficientnet_v2_s", "wide_resnet50_2", "resnet101", "efficientnet_b4", "resnet152", "vgg19"]
+               "efficientnet_v2_s", "wide_resnet50_2", "resnet101", "efficientnet_b4", "resnet152", "vgg19",
+               "convnext_tiny"]
 
 
 def build(name):
@@ -138,12 +145,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--onnx", action="store_true")
+    ap.add_argument("--only", help="comma-separated networks to measure again; the others' entries are kept")
     args = ap.parse_args()
+    only = args.only.split(",") if args.only else list(MODELS)
+    unknown = [name for name in only if name not in MODELS]
+    if unknown:
+        ap.error(f"--only: {', '.join(unknown)} not among the networks this script knows ({', '.join(MODELS)})")
     torch.manual_seed(0)
     result = {"generator": "validation/oracle/export_torchvision.py",
               "torch": torch.__version__, "torchvision": torchvision.__version__,
               "mode": "eval, batch 1", "models": {}}
-    for name, size in MODELS.items():
+    reference = os.path.join(args.out, "torchvision_reference.json")
+    if args.only:
+        with open(reference) as f:
+            result["models"] = json.load(f)["models"]
+    for name in only:
+        size = MODELS[name]
         model = build(name).eval()
         params = sum(p.numel() for p in model.parameters() if p.requires_grad)
         buffers = sum(b.numel() for n, b in model.named_buffers()
@@ -155,7 +172,7 @@ def main():
         print(name, params, result["models"][name]["macs"], flush=True)
         if args.onnx and name in ONNX_MODELS:
             export_onnx(name, model, size, os.path.join(args.out, "onnx"))
-    with open(os.path.join(args.out, "torchvision_reference.json"), "w") as f:
+    with open(reference, "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
 

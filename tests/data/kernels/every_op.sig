@@ -1,6 +1,7 @@
 # Every operator kind dlsim emits, at tiny sizes: the smoke test of dlsim-cpu-bench.
 conv2d fp32 n4 c3 h16 w16 k8 r3 s3 pad1,1,1,1 str1,1 dil1,1 g1
 batch_norm fp32 n4 c8 hw256
+layer_norm fp32 n4 c8 hw16
 relu fp32 n4 e2048
 conv2d fp32 n4 c8 h16 w16 k8 r3 s3 pad1,1,1,1 str1,1 dil1,1 g8 bias
 add fp32 n4 e2048 x2
