@@ -160,6 +160,8 @@ GRANITE_THIN_1530 = [("efficientnet_b0", "EfficientNet-B0"), ("regnet_y_400mf", 
 GRANITE_REMOTE_1530 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("mobilenet_v2", "MobileNetV2")]
 GRANITE_ONE_THREAD_1535 = [("resnet50", "ResNet-50"), ("efficientnet_b0", "EfficientNet-B0"),
                            ("densenet121", "DenseNet-121")]
+# A channels-last network served there (18:47), imported from its ONNX export.
+GRANITE_CONVNEXT_1842 = [("convnext_tiny", "ConvNeXt-T")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 
@@ -538,6 +540,9 @@ GOALS = [
                             "link (15:24), measured blind the same way", "remote-1530", GRANITE_REMOTE_1530),
     *fresh_granite_campaign("ResNet-50, EfficientNet-B0 and DenseNet-121 on the same VM on one thread (15:39), measured "
                             "blind the same way", "one-thread-1535", GRANITE_ONE_THREAD_1535),
+    *fresh_granite_campaign("ConvNeXt-T, channels-last blocks whose linear layers the profile never timed at more "
+                            "than 128 rows, at batches 1 and 4 on two threads on the same VM (18:47), measured blind "
+                            "the same way", "convnext-1842", GRANITE_CONVNEXT_1842),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),

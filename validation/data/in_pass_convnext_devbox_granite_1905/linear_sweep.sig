@@ -1,0 +1,14 @@
+linear fp32 n1024 in64 out256 bias
+linear fp32 n1024 in256 out64 bias
+linear fp32 n1024 in128 out512 bias
+linear fp32 n1024 in512 out128 bias
+linear fp32 n1024 in256 out1024 bias
+linear fp32 n1024 in1024 out256 bias
+linear fp32 n1024 in384 out1536 bias
+linear fp32 n1024 in1536 out384 bias
+linear fp32 n1024 in512 out2048 bias
+linear fp32 n1024 in2048 out512 bias
+linear fp32 n1024 in768 out3072 bias
+linear fp32 n1024 in3072 out768 bias
+linear fp32 n1024 in1024 out4096 bias
+linear fp32 n1024 in4096 out1024 bias
