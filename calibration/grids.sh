@@ -11,7 +11,7 @@ require_calibration() {
   fi
 }
 # The grids timed inside a pass of them as well as in loops.
-pass_grids="concats thin_convs squeeze_excitation"
+pass_grids="concats thin_convs squeeze_excitation position_linears"
 
 # The grid a function prints (its name, $1) as a pass: `dlsim model --format csv`'s columns
 # (kernels/pytorch/in_pass.py), every call in order, as a network repeats one.
@@ -116,3 +116,22 @@ squeeze_excitation_at() {
   done
 }
 squeeze_excitation() { at_thin_shapes squeeze_excitation_at; }
+
+# Linear layers of many rows, as a channels-last block's or a transformer's MLP runs over
+# every position or token: widths 64-4,096 at the 4x ratio of those MLPs, each way, weights
+# of 64 KB to 16 MB, each at two row counts making 0.12 and 0.48 GFLOP (the five networks'
+# linear layers are classifiers of at most 128 rows).  Debian's PyTorch runs them through the
+# reference BLAS, which reads the weights again for every row: from the L2 while they fit
+# (sim/perf/features.hpp, beyond_l2_flops), 1.3-1.5x faster a FLOP on the Granite Rapids VM
+# (2026-12-01), where the fit of classifiers alone priced ConvNeXt-T's first stages 35-40% slow.
+position_linears() {
+  for width in 64 128 256 512 1024; do
+    for shape in "$width $((4 * width))" "$((4 * width)) $width"; do
+      set -- $shape
+      local rows=$((60000000 / ($1 * $2)))
+      [ "$rows" -lt 16 ] && rows=16
+      echo "linear fp32 n$rows in$1 out$2 bias"
+      echo "linear fp32 n$((4 * rows)) in$1 out$2 bias"
+    done
+  done
+}

@@ -46,6 +46,7 @@ Features linear(const kernels::Signature& s) {
     f.streamed_flops = f.flops;
     f.streamed_bytes = word(s) * in * out;
   }
+  if (word(s) * in * out > kL2WeightBytes) f.beyond_l2_flops = f.flops;
   return f;
 }
 
@@ -221,7 +222,7 @@ bool is_pool(const std::string& op) {
 std::vector<std::string> model_features(const std::string& op, bool pytorch) {
   if (op == "conv2d" && pytorch) return {"one", "direct_flops", "winograd_flops", "native_flops", "bytes", "reduction"};
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};
-  if (op == "linear" && pytorch) return {"one", "flops", "streamed_flops", "unstreamed_bytes"};
+  if (op == "linear" && pytorch) return {"one", "flops", "beyond_l2_flops", "streamed_flops", "unstreamed_bytes"};
   if (op == "linear") return {"one", "flops", "bytes"};
   if (op == "transfer") return {"one", "bytes", "mapped_bytes"};
   if (is_optimizer(op) || (op == "concat" && pytorch)) return {"one", "bytes", "tensors"};
@@ -234,7 +235,7 @@ std::vector<std::string> model_features(const std::string& op, bool pytorch) {
 namespace {
 const char* const kFeatureNames[] = {"one",   "flops",        "direct_flops", "winograd_flops", "native_flops",
                                      "bytes", "tensors",      "mapped_bytes", "reduction",      "streamed_flops",
-                                     "unstreamed_bytes", "parallel"};
+                                     "unstreamed_bytes", "parallel",     "beyond_l2_flops"};
 }  // namespace
 
 bool is_feature(const std::string& name) {
@@ -259,6 +260,7 @@ double feature_value(const Features& f, const std::string& name) {
   if (name == "mapped_bytes") return f.mapped_bytes;
   if (name == "reduction") return f.reduction;
   if (name == "streamed_flops") return f.streamed_flops;
+  if (name == "beyond_l2_flops") return f.beyond_l2_flops;
   if (name == "unstreamed_bytes") return f.bytes - f.streamed_bytes;
   throw std::invalid_argument("unknown model feature '" + name + "'");
 }

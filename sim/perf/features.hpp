@@ -51,11 +51,27 @@ struct Features {
   // Those layers' weights, which their streamed FLOPs price as read for every sample: not
   // also a cost the batch shares ("unstreamed_bytes", bytes less these).
   double streamed_bytes = 0;
+  // Linear layers: all their FLOPs where the weights exceed kL2WeightBytes, 0 within.  The
+  // reference BLAS reads the weights again for every row from a core's L2 while they fit:
+  // on the Granite Rapids VM (2026-12-01 19:20) layers of 1,024 rows ran 5.1-6.1 GFLOP/s
+  // with up to 1 MB of weights and 3.8-4.4 from 2.4 MB, and ConvNeXt-T's first stages
+  // (0.15-0.6 MB) 1.35-1.4 times the rate of its last (2.4-9.4 MB).  A cost of their own
+  // (non-negative, as every fitted cost is) on top of every FLOP's.
+  double beyond_l2_flops = 0;
 };
 
 // The weights a linear layer's GEMM reads again for each sample from cache up to this size
 // (both Intel VMs: 16.4 MB at the compute rate, 67.1 MB not; the geometric middle).
 inline constexpr double kCachedWeightBytes = double(int64_t{32} << 20);
+// The weights a linear layer's GEMM reads again for each row from a core's L2, up to this
+// size: 2 MB of L2 a core on the Intel VMs, 1 MB on Zen 4 and Zen 5 (512 KB on Zen 3, where
+// weights of 0.5-1 MB count as held but are not).
+inline constexpr double kL2WeightBytes = double(int64_t{1} << 20);
+// A fit tells FLOPs with weights in the L2 from those beyond only where it has timed a layer
+// of weights in the L2 doing this many (calibration/grids.sh's position_linears); a
+// calibration of classifiers alone, whose small layers do a few million, prices every FLOP
+// alike.
+inline constexpr double kL2FlopsToLearnFrom = 1e8;
 
 // Whether PyTorch's CPU build (1.13, ATen's ConvParams::use_mkldnn) runs an fp32
 // convolution itself, as im2col and the system BLAS's GEMM, rather than in oneDNN: a 1x1,
@@ -99,7 +115,7 @@ bool is_pool(const std::string& op);  // windowed, global and adaptive pooling
 // The features a fitted model may use: "one", "flops", "bytes", "tensors", "parallel", for
 // convolutions "direct_flops" (flops - winograd_flops - native_flops), "winograd_flops",
 // "native_flops" and "reduction", for messages "mapped_bytes", for linear layers
-// "streamed_flops" and "unstreamed_bytes".
+// "streamed_flops", "unstreamed_bytes" and "beyond_l2_flops".
 bool is_feature(const std::string& name);
 std::string feature_names();  // for messages
 
@@ -145,8 +161,9 @@ Features kernel_features(const kernels::Signature& signature, const std::string&
 // one on the same bytes), messages {"one", "bytes", "mapped_bytes"}, memory-bound
 // operators {"one", "bytes"}.  Convolutions PyTorch dispatched (pytorch) add
 // "native_flops", a per-FLOP cost of the path it runs itself, and its linear layers
-// {"one", "flops", "streamed_flops", "unstreamed_bytes"}, the reference BLAS's weights
-// read from memory for every sample and not once for the batch; its concatenations
+// {"one", "flops", "beyond_l2_flops", "streamed_flops", "unstreamed_bytes"}, the reference BLAS's
+// weights read from the L2 or from memory for every sample and not once for the batch; its
+// concatenations
 // {"one", "bytes", "tensors"}, the inputs it copies in parallel regions of their own; its
 // element-wise operators {"one", "bytes", "parallel"} and global average pooling
 // {"one", "flops", "bytes", "parallel"}, a parallel region's cost where one runs.

@@ -144,11 +144,15 @@ std::vector<double> slowdowns(std::vector<double> windows) {
 
 // A model that saw no kernel with the feature cannot price one: without it, its kernels
 // are priced as the others (a group of convolutions PyTorch ran in oneDNN alone).
-void drop_unseen(std::vector<std::string>& features, std::vector<std::vector<double>>& x, const std::string& name) {
+// Drops feature `name` unless `seen` holds for some row (by default, its value not zero): a
+// column the data never shows, or shows too little of to learn a cost from.
+void drop_unseen(std::vector<std::string>& features, std::vector<std::vector<double>>& x, const std::string& name,
+                 std::function<bool(const std::vector<double>&, size_t)> seen = nullptr) {
   const auto it = std::find(features.begin(), features.end(), name);
   if (it == features.end()) return;
-  const auto column = it - features.begin();
-  if (std::any_of(x.begin(), x.end(), [&](const auto& row) { return row[size_t(column)] != 0; })) return;
+  const auto column = size_t(it - features.begin());
+  if (!seen) seen = [](const std::vector<double>& row, size_t c) { return row[c] != 0; };
+  if (std::any_of(x.begin(), x.end(), [&](const auto& row) { return seen(row, column); })) return;
   features.erase(it);
   for (auto& row : x) row.erase(row.begin() + column);
 }
@@ -280,6 +284,11 @@ Profile fit_profile(const std::vector<RawBenchmarks>& raw, const FitInputs& inpu
     auto features = model_features(std::get<0>(id), pytorch);
     drop_unseen(features, g.x, "native_flops");
     drop_unseen(features, g.x, "streamed_flops");
+    // FLOPs beyond the L2 cost more only where a layer within it did many (features.hpp).
+    const auto flops = size_t(std::find(features.begin(), features.end(), "flops") - features.begin());
+    drop_unseen(features, g.x, "beyond_l2_flops", [&](const std::vector<double>& row, size_t beyond) {
+      return flops < row.size() && row[beyond] == 0 && row[flops] >= kL2FlopsToLearnFrom;
+    });
     drop_unseen(features, g.x, "tensors");  // a concatenation on one thread copies serially
     drop_unseen(features, g.x, "parallel");  // nor does any operator on one thread run a team
     FitModel m = fit_model(g.x, g.y, features);

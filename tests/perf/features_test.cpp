@@ -161,8 +161,21 @@ TEST(Features, OnlyALinearLayersWeightsBeyondTheCacheAreStreamedForEverySample) 
   EXPECT_DOUBLE_EQ(feature_value(vgg, "unstreamed_bytes"), 4.0 * 8 * (4096 + 4096));  // the activations
   EXPECT_DOUBLE_EQ(feature_value(layer("in2048 out1000"), "unstreamed_bytes"), layer("in2048 out1000").bytes);
   EXPECT_EQ(model_features("linear", true),
-            (std::vector<std::string>{"one", "flops", "streamed_flops", "unstreamed_bytes"}));
+            (std::vector<std::string>{"one", "flops", "beyond_l2_flops", "streamed_flops", "unstreamed_bytes"}));
   EXPECT_EQ(model_features("linear"), (std::vector<std::string>{"one", "flops", "bytes"}));  // oneDNN blocks its GEMM
+}
+
+// ...and reads it again for every row from a core's L2 while it fits: ConvNeXt-T's 96x384
+// (144 KB) and exactly 1 MiB do, 384x1536 (2.25 MiB) does not.
+TEST(Features, ALinearLayersWeightsWithinTheL2AreReadFromItForEveryRow) {
+  const auto layer = [](const std::string& shape) {
+    return kernel_features(kernels::parse_signature("linear fp32 n3136 " + shape + " bias"), "infer_pass");
+  };
+  EXPECT_EQ(layer("in96 out384").beyond_l2_flops, 0);
+  EXPECT_EQ(layer("in512 out512").beyond_l2_flops, 0);
+  const Features stage3 = layer("in384 out1536");
+  EXPECT_DOUBLE_EQ(feature_value(stage3, "beyond_l2_flops"), 2.0 * 3136 * 384 * 1536);
+  EXPECT_EQ(stage3.streamed_flops, 0);
 }
 
 // dlsim-gpu-bench's copies and all-reduces: what they move, one rank's buffer for a collective.

@@ -163,6 +163,41 @@ TEST(FitProfile, PyTorchsLinearLayersLearnACostForWeightsReadAgainForEverySample
   EXPECT_NEAR(at("linear fp32 n8 in9216 out4096 bias"), alexnet_fc6, 0.02 * alexnet_fc6);
 }
 
+// Layers of many rows whose weights fit the L2 ran 1.3-1.5x the rate of larger ones on the
+// Granite Rapids VM: with such layers timed (calibration/grids.sh's position_linears) the fit
+// learns both rates; from classifiers alone, whose small layers do too few FLOPs to tell, it
+// learns one and says so by leaving beyond_l2_flops out.
+TEST(FitProfile, PyTorchsLinearLayersLearnTheL2sRateFromLayersOfManyRows) {
+  const auto timings = [](bool many_rows) {
+    RawBenchmarks raw;
+    raw.path = "linears.json";
+    raw.context = {{"cpu_model", "test cpu"}, {"framework", "pytorch"}, {"torch_version", "1.13.0"}};
+    std::vector<std::string> sigs;
+    for (int n : {2, 8, 32})
+      for (int out : {10, 1000}) sigs.push_back(fmt::format("linear fp32 n{} in{} out{} bias", n, 2048, out));
+    if (many_rows)
+      for (int width : {64, 256, 1024})
+        for (int rows : {256, 1024}) sigs.push_back(fmt::format("linear fp32 n{} in{} out{} bias", rows, width, 4 * width));
+    for (const auto& sig : sigs) {
+      const Features f = kernel_features(kernels::parse_signature(sig), "infer");
+      raw.times[{sig, "infer", 1}] = {20e-6 + f.flops / (f.beyond_l2_flops > 0 ? 4.0e9 : 5.5e9)};
+    }
+    return fit_profile({raw}, {"m", "", "test", ""}).fits.front();
+  };
+  const FitModel with = timings(true), without = timings(false);
+  EXPECT_NE(std::find(with.features.begin(), with.features.end(), "beyond_l2_flops"), with.features.end());
+  EXPECT_EQ(std::find(without.features.begin(), without.features.end(), "beyond_l2_flops"), without.features.end());
+  EXPECT_LT(with.loo_error, 0.02);
+  const auto at = [&](const std::string& sig) {
+    const Features f = kernel_features(kernels::parse_signature(sig), "infer");
+    std::vector<double> x;
+    for (const auto& name : with.features) x.push_back(feature_value(f, name));
+    return predict(with, x);
+  };
+  const double convnext_first = 20e-6 + 2.0 * 3136 * 96 * 384 / 5.5e9;  // never timed
+  EXPECT_NEAR(at("linear fp32 n3136 in96 out384 bias"), convnext_first, 0.03 * convnext_first);
+}
+
 // One kernel timed in several files (calibrate_cpu_machine.sh times the served network's
 // forwards at its start, middle and end) is one kernel: its repetitions are pooled before
 // the median is taken, and it is counted once.

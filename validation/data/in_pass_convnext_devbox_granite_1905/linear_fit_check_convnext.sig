@@ -1,0 +1,9 @@
+linear fp32 n1 in768 out1000 bias
+linear fp32 n196 in1536 out384 bias
+linear fp32 n196 in384 out1536 bias
+linear fp32 n3136 in384 out96 bias
+linear fp32 n3136 in96 out384 bias
+linear fp32 n49 in3072 out768 bias
+linear fp32 n49 in768 out3072 bias
+linear fp32 n784 in192 out768 bias
+linear fp32 n784 in768 out192 bias
