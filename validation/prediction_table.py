@@ -542,7 +542,12 @@ GOALS = [
                             "blind the same way", "one-thread-1535", GRANITE_ONE_THREAD_1535),
     *fresh_granite_campaign("ConvNeXt-T, channels-last blocks whose linear layers the profile never timed at more "
                             "than 128 rows, at batches 1 and 4 on two threads on the same VM (18:47), measured blind "
-                            "the same way", "convnext-1842", GRANITE_CONVNEXT_1842),
+                            "the same way", "convnext-1842", GRANITE_CONVNEXT_1842,
+                            (GRIDS_PACE, CALIBRATION_ALONE,
+                             ("the same runs from the VM calibrated after them (19:23), the first profile timing linear "
+                              "layers of many rows, at the pace of ResNet-18's pass probed before them", "-recalibrated"),
+                             ("the same, at the pace the grids gave", "-recalibrated-grids-pace"),
+                             ("the same, at that calibration's own pace", "-recalibrated-calibrated-pace"))),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
