@@ -61,6 +61,13 @@ Keeps keeps_for_backward(const Node& n) {
 
 bool is_view(const Node& n) { return n.kind == OpKind::flatten || n.kind == OpKind::slice; }
 
+// `tensors` trainable vectors of one value per channel (a norm's scale and shift, a layer scale).
+void per_channel_params(LayerCost& c, int64_t channels, int tensors) {
+  c.params = tensors * channels;
+  c.param_tensors = tensors;
+  c.largest_param_tensor = channels;
+}
+
 // The node whose storage a node's output lives in: itself, or a view's source.
 std::vector<NodeId> storage_owners(const Graph& graph) {
   std::vector<NodeId> owner;
@@ -142,27 +149,19 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
       }
       case OpKind::batch_norm: {
         const int64_t channels = n.output[0];
-        if (std::get<BatchNormAttrs>(n.attrs).affine) {
-          c.params = 2 * channels;
-          c.param_tensors = 2;
-          c.largest_param_tensor = channels;
-        }
+        if (std::get<BatchNormAttrs>(n.attrs).affine) per_channel_params(c, channels, 2);
         c.state = 2 * channels;
         c.forward_flops = 5 * out;
         c.backward_data_flops = 8 * out;
         c.backward_weights_flops = 2 * out;
         break;
       }
-      case OpKind::layer_norm: {  // a mean and a variance per position, then a scale and shift
-        const int64_t channels = n.output[0];
-        c.params = 2 * channels;
-        c.param_tensors = 2;
-        c.largest_param_tensor = channels;
+      case OpKind::layer_norm:  // a mean and a variance per position, then a scale and shift
+        per_channel_params(c, n.output[0], 2);
         c.forward_flops = 8 * out;
         c.backward_data_flops = 10 * out;
         c.backward_weights_flops = 2 * out;
         break;
-      }
       case OpKind::activation: {
         const double f = activation_flops(std::get<ActivationAttrs>(n.attrs).kind);
         c.forward_flops = f * out;
@@ -187,9 +186,7 @@ std::vector<LayerCost> layer_costs(const Graph& graph, int64_t batch, DataType t
         c.forward_flops = out;
         c.backward_data_flops = 2 * out;
         if (n.inputs.size() == 1) {  // a trainable factor per channel
-          c.params = n.output[0];
-          c.param_tensors = 1;
-          c.largest_param_tensor = n.output[0];
+          per_channel_params(c, n.output[0], 1);
           c.backward_data_flops = out;
           c.backward_weights_flops = 2 * out;
         }
