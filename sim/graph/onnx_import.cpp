@@ -72,10 +72,6 @@ class Importer {
   // A layer norm or GELU chain (onnx_patterns.hpp) ending at `n`: imported as the one
   // kernel.  False if `n` ends none.
   bool fused(const onnx::NodeProto& n);
-  // Sigmoid and HardSigmoid nodes whose one consumer is a Mul by their own input: x *
-  // sigmoid(x) is SiLU and x * hardsigmoid(x) hard swish, which PyTorch runs as one kernel
-  // (torch.onnx writes nn.SiLU and, before opset 14, nn.Hardswish as the pair).
-  void find_gates();
   // The nodes the first graph output (the prediction) depends on.  A training export of a
   // network with an auxiliary classifier (Inception-v3's) has it as a further output, and
   // the nodes only it needs run in training alone.
@@ -371,22 +367,6 @@ void Importer::constant(const onnx::NodeProto& n) {
   }
 }
 
-void Importer::find_gates() {
-  for (const auto& n : model_.graph().node()) {
-    if ((n.op_type() != "Sigmoid" && n.op_type() != "HardSigmoid") || n.input_size() != 1 || n.output_size() != 1)
-      continue;
-    const auto found = consumers_.find(n.output(0));
-    if (found == consumers_.end()) continue;
-    const auto& users = found->second;
-    if (users.size() != 1 || !users[0] || users[0]->op_type() != "Mul" || users[0]->input_size() != 2) continue;
-    const auto& m = *users[0];
-    const bool by_own_input = (m.input(0) == n.input(0) && m.input(1) == n.output(0)) ||
-                              (m.input(1) == n.input(0) && m.input(0) == n.output(0));
-    if (by_own_input)
-      gates_[n.output(0)] = n.op_type() == "Sigmoid" ? ActivationKind::silu : ActivationKind::hardswish;
-  }
-}
-
 bool Importer::integers(const onnx::NodeProto& n) {
   if (n.op_type() == "Shape") {
     int_lists_[n.output(0)] = full_shape(tensor(n, 0));
@@ -530,7 +510,7 @@ void Importer::matmul(const onnx::NodeProto& n) {
   if (w->size() != 2) fail(n, fmt::format("a 2-D weight as input B, got {} dimensions", w->size()));
   const Dims& in = graph_.node(x).output;
   const bool each_position = channels_last_.count(n.input(0)) > 0;
-  if (in[each_position ? 0 : in.size() - 1] != (*w)[0] || (!each_position && in.size() != 1))
+  if ((!each_position && in.size() != 1) || in[0] != (*w)[0])
     fail(n, fmt::format("an input of {} features: a vector, or a channels-last tensor's channels; got {}{}", (*w)[0],
                         to_string(in), each_position ? " channels last" : ""),
          "a product of two computed tensors (attention) is not modelled yet");
@@ -696,7 +676,7 @@ Graph Importer::run() {
     throw InputError(Problem{{source_, 0, 0}, "graph.input", "", "one data input that is not an initializer", ""});
 
   consumers_ = consumers_of(g);
-  find_gates();
+  gates_ = find_gates(g, consumers_);
   std::set<std::string> weights;
   for (const auto& [name, dims] : initializers_) weights.insert(name);
   for (const auto& n : g.node())  // a folded export shares equal weights through Identity nodes

@@ -35,6 +35,23 @@ Consumers consumers_of(const onnx::GraphProto& graph) {
   return consumers;
 }
 
+std::map<std::string, ActivationKind> find_gates(const onnx::GraphProto& graph, const Consumers& consumers) {
+  std::map<std::string, ActivationKind> gates;
+  for (const auto& n : graph.node()) {
+    if ((n.op_type() != "Sigmoid" && n.op_type() != "HardSigmoid") || n.input_size() != 1 || n.output_size() != 1)
+      continue;
+    const auto found = consumers.find(n.output(0));
+    if (found == consumers.end()) continue;
+    const auto& users = found->second;
+    if (users.size() != 1 || !users[0] || users[0]->op_type() != "Mul" || users[0]->input_size() != 2) continue;
+    const auto& m = *users[0];
+    const bool by_own_input = (m.input(0) == n.input(0) && m.input(1) == n.output(0)) ||
+                              (m.input(1) == n.input(0) && m.input(0) == n.output(0));
+    if (by_own_input) gates[n.output(0)] = n.op_type() == "Sigmoid" ? ActivationKind::silu : ActivationKind::hardswish;
+  }
+  return gates;
+}
+
 std::map<std::string, FusedChain> find_layer_norms(const onnx::GraphProto& graph, const Consumers& consumers,
                                                    const std::set<std::string>& initializers) {
   std::map<std::string, FusedChain> found;
