@@ -143,9 +143,9 @@ std::vector<double> slowdowns(std::vector<double> windows) {
 }
 
 // A model that saw no kernel with the feature cannot price one: without it, its kernels
-// are priced as the others (a group of convolutions PyTorch ran in oneDNN alone).
-// Drops feature `name` unless `seen` holds for some row (by default, its value not zero): a
-// column the data never shows, or shows too little of to learn a cost from.
+// are priced as the others (a group of convolutions PyTorch ran in oneDNN alone).  Drops
+// feature `name` unless `seen` holds for some row (by default, its value not zero): a column
+// the data never shows, or shows too little of to learn a cost from.
 void drop_unseen(std::vector<std::string>& features, std::vector<std::vector<double>>& x, const std::string& name,
                  std::function<bool(const std::vector<double>&, size_t)> seen = nullptr) {
   const auto it = std::find(features.begin(), features.end(), name);
