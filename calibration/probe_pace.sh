@@ -16,7 +16,11 @@ ops=calibration/raw/$machine-pytorch
 source calibration/grids.sh
 require_calibration probe_pace.sh "$ops"
 mkdir -p "$out"
-for grid in thin_convs squeeze_excitation; do
+for grid in thin_convs squeeze_excitation position_linears; do
+  if [ ! -f "$ops/${grid}_in_pass.json" ]; then
+    echo "probe_pace.sh: $ops has no ${grid}_in_pass.json (calibrated before that grid); not probed" >&2
+    continue
+  fi
   grid_in_a_pass "$grid" "$out/${grid}_in_pass.json" --pass-threads main
 done
 pass=$(mktemp)

@@ -54,6 +54,9 @@ MODELS = {
     # A channels-last network (layer norms, linear layers over each position, exact GELU),
     # served blind on that VM (2026-12-01 18:40).
     "convnext_tiny": 224,
+    # Its deeper sibling (27 blocks in the third stage), served blind there with a pace per
+    # operator kind probed before (2026-12-01 21:30).
+    "convnext_small": 224,
 }
 ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inception_v3",
                "efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121", "mnasnet1_0",
@@ -63,7 +66,7 @@ ONNX_MODELS = ["resnet50", "alexnet", "mobilenet_v2", "googlenet", "vgg11", "inc
                "efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf", "efficientnet_b2", "regnet_y_3_2gf",
                "resnext50_32x4d", "efficientnet_b3", "densenet169", "regnet_x_3_2gf",
                "efficientnet_v2_s", "wide_resnet50_2", "resnet101", "efficientnet_b4", "resnet152", "vgg19",
-               "convnext_tiny"]
+               "convnext_tiny", "convnext_small"]
 
 
 def build(name):
