@@ -27,6 +27,12 @@ import statistics
 import sys
 
 PHASE = "infer_pass"
+# An operator's own pace is printed where the probes timed it this many times or more (the
+# position_linears grid times 20 linear layers; ResNet-18's pass has one).
+OPERATOR_SAMPLES = 10
+# The operators priced at a pace of their own (system.cpu_pace_by_op), each with why: run by
+# another library than the passes' oneDNN convolutions, they kept another pace (2026-12-01).
+OWN_PACE = {"linear": "the reference BLAS's linear layers over many rows, on one thread"}
 
 
 def medians(path):
@@ -50,14 +56,19 @@ def is_network_pass(probe):
     return re.search(r"_b\d+_in_pass\.json", probe.name) is not None
 
 
-def ratios(calibration_dir, probe_dir, networks):
-    """{threads: [probe / calibration for each operator both timed]}, over the network
-    passes' files if `networks`, else over the grids'."""
+def operator(signature):
+    """The kernel's operator, its signature's first word ("linear fp32 n16 in64 out256" -> linear)."""
+    return signature.split()[0]
+
+
+def ratios(calibration_dir, probe_dir, networks=None):
+    """{(threads, operator): [probe / calibration for each operator both timed]}, over the
+    network passes' files if `networks`, the grids' if not `networks`, every file if None."""
     out = collections.defaultdict(list)
     probes = sorted(pathlib.Path(probe_dir).glob("*_in_pass.json*"))
     if not probes:
         raise ValueError(f"{probe_dir}: no *_in_pass.json probe files (calibration/probe_pace.sh writes them)")
-    for probe in (p for p in probes if is_network_pass(p) == networks):
+    for probe in (p for p in probes if networks is None or is_network_pass(p) == networks):
         name = probe.name.removesuffix(".xz")
         calibrated = pathlib.Path(calibration_dir) / name
         if not calibrated.exists():
@@ -66,8 +77,23 @@ def ratios(calibration_dir, probe_dir, networks):
         then = medians(calibrated)
         for key, now in medians(probe).items():
             if key in then and then[key] > 0:
-                out[key[1]].append(now / then[key])
+                out[(key[1], operator(key[0]))].append(now / then[key])
     return out
+
+
+def by_threads(ratios_by_operator):
+    """{threads: every ratio of that thread count}, whatever the operator."""
+    out = collections.defaultdict(list)
+    for (threads, _), values in sorted(ratios_by_operator.items()):
+        out[threads] += values
+    return out
+
+
+def operator_paces(ratios_by_operator, threads):
+    """{operator: its median ratio} on `threads` for each operator timed at least
+    OPERATOR_SAMPLES times among every probe file."""
+    return {op: statistics.median(values) for (t, op), values in sorted(ratios_by_operator.items())
+            if t == threads and len(values) >= OPERATOR_SAMPLES}
 
 
 def quartiles(values):
@@ -79,34 +105,50 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("calibration_dir")
     parser.add_argument("probe_dir")
-    parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
+    parser.add_argument("--check", nargs="*", default=[], metavar="THREADS[:OPERATOR]=PACE")
     args = parser.parse_args()
     try:
-        grids = ratios(args.calibration_dir, args.probe_dir, networks=False)
-        passes = ratios(args.calibration_dir, args.probe_dir, networks=True)
+        grids = by_threads(ratios(args.calibration_dir, args.probe_dir, networks=False))
+        passes = by_threads(ratios(args.calibration_dir, args.probe_dir, networks=True))
+        each = ratios(args.calibration_dir, args.probe_dir)
         if not grids and not passes:
             raise ValueError(f"{args.probe_dir}: no operator timed both there and in {args.calibration_dir} "
                              f"(phase {PHASE})")
-        by_threads = passes or grids
+        paces = passes or grids
         expected = {}
         for item in args.check:
-            threads, _, pace = item.partition("=")
-            expected[int(threads)] = float(pace)
+            key, _, pace = item.partition("=")
+            threads, _, op = key.partition(":")
+            expected[(int(threads), op)] = float(pace)
     except (OSError, ValueError, KeyError) as e:
         print(f"pace.py: {e}", file=sys.stderr)
         return 2
     wrong = []
-    for threads, values in sorted(by_threads.items()):
+
+    def check(threads, op, found):
+        if (threads, op) in expected and (found is None or round(found, 2) != round(expected[(threads, op)], 2)):
+            shown = "not probed" if found is None else f"{found:.2f}"
+            wrong.append(f"threads {threads}{' ' + op if op else ''}: {shown}, not {expected[(threads, op)]:.2f}")
+
+    for threads, values in sorted(paces.items()):
         p25, pace, p75 = quartiles(values)
         source = "network passes: " if passes else ""
         grids_too = (f"; the grids: {statistics.median(grids[threads]):.2f}, {len(grids[threads])} operators"
                      if passes and grids.get(threads) else "")
         print(f"threads {threads}: system.cpu_pace = {pace:.2f} ({source}P25 {p25:.2f}, P75 {p75:.2f}, "
               f"{len(values)} operators{grids_too})")
-        if threads in expected and round(pace, 2) != round(expected[threads], 2):
-            wrong.append(f"threads {threads}: {pace:.2f}, not {expected[threads]:.2f}")
-    for threads in expected:
-        if threads not in by_threads:
+        check(threads, "", pace)
+        own = operator_paces(each, threads)
+        for op in OWN_PACE:
+            if op in own:
+                print(f"threads {threads}: system.cpu_pace_by_op.{op} = {own[op]:.2f} ({OWN_PACE[op]}, "
+                      f"{len(each[(threads, op)])} operators)")
+            check(threads, op, own.get(op))
+        if own:
+            print(f"threads {threads}: by operator, every probe file: " +
+                  ", ".join(f"{op} {value:.2f} ({len(each[(threads, op)])})" for op, value in own.items()))
+    for threads, op in expected:
+        if threads not in paces:
             wrong.append(f"threads {threads}: not probed")
     if wrong:
         print("pace.py: " + "; ".join(wrong), file=sys.stderr)

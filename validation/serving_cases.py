@@ -10,6 +10,7 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
         [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93] \
+        [--pace-by-op linear=1.02] \
         [--bounds build/sim/cli/dlsim]
 
 --protocols names the protocol profiles, calibration/profiles/protocols/python-{grpc,http}-
@@ -30,7 +31,8 @@ into the convolution before it).
 (serving_cpu.py --input files): each case is served from its row's `input` (files or tensors),
 which its id then names, a JPEG decoded at that profile's pace.
 --pace prices every case at the machine's pace on the day (system.cpu_pace:
-calibration/probe_pace.sh, taken before the campaign).
+calibration/probe_pace.sh, taken before the campaign); --pace-by-op an operator's kernels at
+their own (system.cpu_pace_by_op, as calibration/pace.py prints it).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -52,6 +54,15 @@ REMOTE = '"serving.deployment" = "remote", "system.network_bandwidth" = "4.78Gbp
 GROUP_PART = {"in-process": "in-process", "local": "local", "remote": "remote-5gbps"}
 # What besides the network tells one configuration's page census from another's.
 CENSUS_KEYS = ("batch", "server_threads", "deployment", "protocol", "mode")
+
+
+def operator_pace(text):
+    """"linear=1.02" -> ("linear", 1.02), for --pace-by-op."""
+    op, _, pace = text.partition("=")
+    try:
+        return op, float(pace)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected OPERATOR=PACE, e.g. linear=1.02") from None
 
 
 def relative(path, base=CASES):
@@ -121,6 +132,7 @@ class Writer:
         a = self.args
         model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
         pace = f', "system.cpu_pace" = "{a.pace}"' if a.pace else ""
+        pace += "".join(f', "system.cpu_pace_by_op.{op}" = "{value}"' for op, value in a.pace_by_op)
         inputs = (f', "serving.input" = "{{input}}", "system.input_profile" = "{relative(a.input_profile, SCENARIOS)}"'
                   if a.input_profile else "")
         defaults = ("[defaults]\n"
@@ -223,6 +235,8 @@ def main():
     ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
     ap.add_argument("--input-profile", help="the machine's input calibration: cases served from their rows' input")
     ap.add_argument("--pace", type=float, help="the machine's pace on the day (system.cpu_pace)")
+    ap.add_argument("--pace-by-op", type=operator_pace, action="append", default=[], metavar="OPERATOR=PACE",
+                    help="an operator's own pace on the day (system.cpu_pace_by_op: linear=1.02)")
     ap.add_argument("--bounds", metavar="DLSIM")
     args = ap.parse_args()
     for path in filter(None, (args.data, args.phases, args.profile, args.header, args.latencies, args.census,

@@ -641,11 +641,16 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
                : perf::inference_plan(model, spec.workload.batch, threads, times, rules, graph::DataType::fp32,
                                       where);
   if (const auto stalls = profile.stalls.find(threads); stalls != profile.stalls.end()) p.plan.stalls = stalls->second;
-  if (const double pace = spec.system.cpu_pace; pace != 1) {
-    perf::at_pace(p.plan, pace);
-    p.scaling += fmt::format("{}every kernel at {:.3g} times its calibrated time, the machine's pace on the day "
-                             "(system.cpu_pace)",
-                             p.scaling.empty() ? "" : "; ", pace);
+  if (const double pace = spec.system.cpu_pace; pace != 1 || !spec.system.cpu_pace_by_op.empty()) {
+    const auto& by_op = spec.system.cpu_pace_by_op;
+    perf::at_pace(p.plan, pace, by_op);
+    std::vector<std::string> own;
+    for (const auto& [op, op_pace] : by_op) own.push_back(fmt::format("{} kernels at {:.3g}", op, op_pace));
+    p.scaling += fmt::format("{}{} kernel at {:.3g} times its calibrated time{}, the machine's pace on the day "
+                             "(system.cpu_pace{})",
+                             p.scaling.empty() ? "" : "; ", by_op.empty() ? "every" : "every other", pace,
+                             by_op.empty() ? "" : fmt::format(", {}", fmt::join(own, ", ")),
+                             by_op.empty() ? "" : ", system.cpu_pace_by_op");
   }
   p.totals = p.plan.totals();
   return p;

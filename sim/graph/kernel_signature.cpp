@@ -1,5 +1,7 @@
 #include "graph/kernel_signature.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace dlsim::graph {
@@ -61,6 +63,24 @@ std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch
                          std::get<ShuffleAttrs>(node.attrs).groups);
   }
   return "";
+}
+
+std::string signature_operator(const std::string& signature) { return signature.substr(0, signature.find(' ')); }
+
+std::vector<std::string> kernel_operators() {
+  std::vector<std::string> names = {"conv2d",     "linear", "adaptive_avg_pool", "batch_norm", "layer_norm",
+                                    "concat",     "lrn",    "add",               "mul",        "dropout",
+                                    "softmax",    "softmax_cross_entropy",       "channel_shuffle"};
+  for (const auto kind : {PoolKind::max, PoolKind::avg}) {
+    names.push_back(to_string(kind) + "pool");
+    names.push_back("global_" + to_string(kind) + "pool");
+  }
+  for (const auto kind : {ActivationKind::relu, ActivationKind::relu6, ActivationKind::sigmoid, ActivationKind::tanh,
+                          ActivationKind::leaky_relu, ActivationKind::gelu, ActivationKind::silu,
+                          ActivationKind::hardsigmoid, ActivationKind::hardswish})
+    names.push_back(to_string(kind));
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace dlsim::graph

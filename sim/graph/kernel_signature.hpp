@@ -4,6 +4,7 @@
 // backward-data, backward-weights) share a signature and are told apart by the caller.
 
 #include <string>
+#include <vector>
 
 #include "graph/cost.hpp"
 #include "graph/graph.hpp"
@@ -15,5 +16,10 @@ namespace dlsim::graph {
 //      "relu fp32 n32 e802816"
 // Returns an empty string for operators that launch no kernel (input, flatten).
 std::string kernel_signature(const Graph& graph, const Node& node, int64_t batch, DataType type);
+
+// The operator a signature names, its first word ("linear fp32 n8 in2048 out1000" -> linear).
+std::string signature_operator(const std::string& signature);
+// Every operator kernel_signature can name, sorted.
+std::vector<std::string> kernel_operators();
 
 }  // namespace dlsim::graph

@@ -381,10 +381,12 @@ StepPlan inference_plan(const Graph& graph, int64_t batch, int threads, const Ke
   return std::move(b.plan);
 }
 
-void at_pace(StepPlan& plan, double pace) {
+void at_pace(StepPlan& plan, double pace, const std::map<std::string, double>& by_operator) {
   for (auto& c : plan.calls) {
-    c.answer.seconds *= pace;
-    c.cpu_s *= pace;
+    const auto own = by_operator.find(graph::signature_operator(c.signature));
+    const double call_pace = own != by_operator.end() ? own->second : pace;
+    c.answer.seconds *= call_pace;
+    c.cpu_s *= call_pace;
   }
   plan.refault_p10_s *= pace;
   plan.refault_p90_s *= pace;

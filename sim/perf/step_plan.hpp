@@ -142,7 +142,8 @@ StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, c
                         PassThreads where = PassThreads::own_cores);
 
 // The plan on its machine at another pace than its calibration's: every call's time and
-// CPU time, and the band of its refaulted pages, `pace` times the profile's.
-void at_pace(StepPlan& plan, double pace);
+// CPU time, and the band of its refaulted pages, `pace` times the profile's; a call of an
+// operator `by_operator` names (its signature's first word), that operator's pace times.
+void at_pace(StepPlan& plan, double pace, const std::map<std::string, double>& by_operator = {});
 
 }  // namespace dlsim::perf

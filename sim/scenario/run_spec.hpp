@@ -2,6 +2,7 @@
 // A scenario after validation: plain structs with every default filled in and every name
 // resolved against the catalog.  The simulation reads these, never a file.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,11 @@ struct SystemSpec {
   // kernel's time is that many times the profile's.  A VM's host moves it by 5-30% over
   // hours.  1: the calibration's pace.
   double cpu_pace = 1;
+  // CPU: the pace of the kernels of these operators (a signature's first word: "linear"),
+  // where it differs from cpu_pace's: Debian's PyTorch runs linear layers through the
+  // reference BLAS on one thread, convolutions through oneDNN on the team, and a host's
+  // neighbours slowed them unalike (calibration/pace.py).
+  std::map<std::string, double> cpu_pace_by_op;
   // CPU: the widest vector instructions the framework's binary was built for ("sse2" for
   // TensorFlow's pip wheels before 1.6); its convolutions and GEMMs run at that peak.
   // Empty: the CPU's own.

@@ -13,6 +13,7 @@
 
 #include "core/suggest.hpp"
 #include "core/text_file.hpp"
+#include "graph/kernel_signature.hpp"
 #include "graph/zoo.hpp"
 #include "perf/launch.hpp"
 #include "scenario/page_census.hpp"
@@ -200,6 +201,28 @@ void read_page_census(TableReader& r, SystemSpec& s, const fs::path& base) {
   s.page_census_model = model ? *model : models.size() == 1 ? models.front() : "";
 }
 
+// system.cpu_pace_by_op: a pace of their own for a CPU's kernels of some operators, each an
+// operator a kernel signature names.
+void read_pace_by_op(TableReader& r, SystemSpec& s) {
+  auto by_op = r.section("cpu_pace_by_op");
+  if (!by_op) return;
+  if (s.device != "cpu")
+    r.problem("cpu_pace_by_op", "", "a CPU device: a GPU's kernels run at the GPU's pace",
+              "remove system.cpu_pace_by_op, or set system.device = \"cpu\"");
+  const auto known = graph::kernel_operators();
+  for (const auto& [key, value] : *r.table("cpu_pace_by_op")) {
+    const std::string op(key.str());
+    if (std::binary_search(known.begin(), known.end(), op)) {
+      if (const auto pace = by_op->number(op, 0.1, 10)) s.cpu_pace_by_op[op] = *pace;
+      continue;
+    }
+    by_op->allow(op);
+    by_op->problem(op, value.is_number() ? fmt::format("{}", *value.value<double>()) : show(value), fmt::format("an operator a kernel's signature names ({})", fmt::join(known, ", ")),
+                   suggest(op, known));
+  }
+  by_op->finish();
+}
+
 SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const fs::path& base) {
   SystemSpec s;
   const hardware::Instance* instance = nullptr;
@@ -295,6 +318,7 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
     r.problem("cpu_pace", fmt::format("{}", s.cpu_pace),
               "a CPU device: a GPU's kernels run at the GPU's pace, its host's is system.launch_overhead",
               "remove system.cpu_pace, or set system.device = \"cpu\"");
+  read_pace_by_op(r, s);
   s.network_bandwidth_Bps = r.quantity("network_bandwidth", UnitKind::bandwidth).value_or(0);
   s.network_latency_s = r.quantity("network_latency", UnitKind::time).value_or(0);
   s.network = r.choice("network", {"star", "fat_tree"}).value_or("star");

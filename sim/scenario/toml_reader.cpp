@@ -210,6 +210,12 @@ const toml::table* TableReader::table(const std::string& key) {
   return node->as_table();
 }
 
+std::optional<TableReader> TableReader::section(const std::string& key) {
+  const toml::table* t = table(key);
+  if (!t) return std::nullopt;
+  return TableReader(*t, path(key), problems_, overrides_);
+}
+
 const toml::array* TableReader::array_of_tables(const std::string& key) {
   const auto* node = get(key, false, "an array of tables");
   if (!node) return nullptr;

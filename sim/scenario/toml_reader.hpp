@@ -42,6 +42,8 @@ class TableReader {
   std::optional<std::vector<std::string>> strings(const std::string& key, bool required = false);
   std::optional<std::vector<double>> numbers(const std::string& key, bool required = false);
   const toml::table* table(const std::string& key);
+  // The section at `key` read on its own, its problems in the same list (nullopt if absent).
+  std::optional<TableReader> section(const std::string& key);
   const toml::array* array_of_tables(const std::string& key);
 
   // Marks a key as known without reading it (sections handled elsewhere).

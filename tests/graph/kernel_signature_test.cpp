@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "graph/kernel_signature.hpp"
 #include "graph/zoo.hpp"
 
@@ -37,6 +39,23 @@ TEST(KernelSignature, RepeatedLayersShareASignature) {
   const auto a = kernel_signature(g, g.node(*g.find("layer1.1.conv2")), 16, DataType::fp32);
   const auto b = kernel_signature(g, g.node(*g.find("layer1.2.conv2")), 16, DataType::fp32);
   EXPECT_EQ(a, b);
+}
+
+// system.cpu_pace_by_op takes the operators kernel_operators() lists: every network of the
+// zoo names none other.
+TEST(KernelSignature, EveryZooKernelNamesAKnownOperator) {
+  const auto known = kernel_operators();
+  EXPECT_TRUE(std::is_sorted(known.begin(), known.end()));
+  for (const auto& name : zoo_names()) {
+    const Graph g = zoo_model(name);
+    for (const auto& node : g.nodes()) {
+      const std::string signature = kernel_signature(g, node, 2, DataType::fp32);
+      if (signature.empty()) continue;
+      EXPECT_TRUE(std::binary_search(known.begin(), known.end(), signature_operator(signature)))
+          << name << ": " << signature;
+    }
+  }
+  EXPECT_EQ(signature_operator("linear fp32 n8 in2048 out1000 bias"), "linear");
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Torchvision, OnnxOnly,
                          ::testing::Values("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf", "densenet121",
                                            "mnasnet1_0", "resnext101_32x4d", "shufflenet_v2_x1_0", "squeezenet1_1",
                                            "mobilenet_v3_small", "mnasnet0_5", "regnet_x_400mf", "shufflenet_v2_x0_5",
-                                           "convnext_tiny"),
+                                           "convnext_tiny", "convnext_small"),
                          [](const auto& info) { return info.param; });
 
 std::map<std::string, int> operator_counts(const Graph& g) {

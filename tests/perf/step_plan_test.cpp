@@ -450,6 +450,19 @@ TEST(StepPlan, APlanAtAnotherPaceScalesEveryCallAndItsBand) {
   EXPECT_DOUBLE_EQ(plan.refault_p90_s, 0.9 * 4.5);
 }
 
+// An operator with a pace of its own (the reference BLAS's linear layers) runs at that
+// pace, every other call at the machine's.
+TEST(StepPlan, AnOperatorsOwnPaceReplacesTheMachinesForItsCalls) {
+  StepPlan plan;
+  plan.calls.push_back({Stage::forward, "fc", "linear fp32 n1 in512 out1000 bias", "fwd", {2.0, 0.0, Source::measured, ""}, 0.0, 2.0});
+  plan.calls.push_back({Stage::forward, "conv", "conv2d fp32 n1 c3 h8 w8 k8 r3 s3", "fwd", {1.0, 0.0, Source::measured, ""}, 0.0, 2.0});
+  at_pace(plan, 1.1, {{"linear", 0.95}});
+  EXPECT_DOUBLE_EQ(plan.calls[0].answer.seconds, 2.0 * 0.95);
+  EXPECT_DOUBLE_EQ(plan.calls[0].cpu_s, 2.0 * 0.95);
+  EXPECT_DOUBLE_EQ(plan.calls[1].answer.seconds, 1.1);
+  EXPECT_DOUBLE_EQ(plan.calls[1].cpu_s, 2.0 * 1.1);
+}
+
 TEST(StepPlan, TotalsAddUpAndTheBandWidensWithError) {
   StepPlan plan;
   plan.calls.push_back({Stage::forward, "a", "x", "fwd", {1.0, 0.0, Source::measured, ""}});
