@@ -162,6 +162,10 @@ GRANITE_ONE_THREAD_1535 = [("resnet50", "ResNet-50"), ("efficientnet_b0", "Effic
                            ("densenet121", "DenseNet-121")]
 # A channels-last network served there (18:47), imported from its ONNX export.
 GRANITE_CONVNEXT_1842 = [("convnext_tiny", "ConvNeXt-T")]
+# The fresh VM's campaigns priced from its own 19:25 calibration: a GEMM-bound network beside a
+# oneDNN-bound one, then two mostly linear ones beside a convolutional one.
+GRANITE_KINDS_2115 = [("convnext_small", "ConvNeXt-S"), ("resnet50", "ResNet-50")]
+GRANITE_LINEARS_2135 = [("vgg11", "VGG-11"), ("alexnet", "AlexNet"), ("regnet_y_1_6gf", "RegNetY-1.6GF")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 
@@ -184,6 +188,7 @@ def granite_campaigns(campaigns, suffix):
 
 # The variants of a campaign on the freshly booted Granite Rapids VM: (label, case file suffix).
 GRIDS_PACE = ("the same runs at the pace the grids gave just before", "-grids-pace")
+OWN_PACE = ("the same runs at the calibration's own pace, with the census", "-calibrated-pace")
 CALIBRATION_ALONE = ("the same runs from the calibration alone", "-heap-model-calibrated-pace")
 
 
@@ -548,6 +553,18 @@ GOALS = [
                               "layers of many rows, at the pace of ResNet-18's pass probed before them", "-recalibrated"),
                              ("the same, at the pace the grids gave", "-recalibrated-grids-pace"),
                              ("the same, at that calibration's own pace", "-recalibrated-calibrated-pace"))),
+    *fresh_granite_campaign("ConvNeXt-S (GEMM-bound) at batches 1 and 2 and ResNet-50 at 1 and 8 on two threads on the "
+                            "same VM (21:16), measured blind from its own 19:25 calibration at ResNet-18's pass's pace "
+                            "probed before, with a census", "kinds-2115", GRANITE_KINDS_2115,
+                            (("the same runs with the linear layers at their own pace probed beside the pass "
+                              "(system.cpu_pace_by_op; the rule chosen after these runs)", "-linear-pace"),
+                             GRIDS_PACE, OWN_PACE)),
+    *fresh_granite_campaign("VGG-11 and AlexNet (mostly linear layers) and RegNetY-1.6GF on the same VM (21:36), "
+                            "measured blind from the 19:25 calibration at ResNet-18's pass's pace with the linear "
+                            "layers at their own, both probed before, with a census", "linears-2135",
+                            GRANITE_LINEARS_2135,
+                            (("the same runs at the pass's pace for every kernel (the rule before)", "-pass-pace"),
+                             GRIDS_PACE, OWN_PACE)),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
