@@ -4,7 +4,7 @@ operators of the calibration's grids, and of a network's pass where one was prob
 again inside passes on the main thread (calibration/probe_pace.sh), each over its time in the
 calibration, the median of those ratios for each thread count, with their quartiles.
 
-    calibration/pace.py calibration/raw/MACHINE-pytorch PROBE_DIR [--check THREADS=PACE ...]
+    calibration/pace.py calibration/raw/MACHINE-pytorch PROBE_DIR [--check THREADS[:OPERATOR]=PACE ...]
 
 PROBE_DIR holds GRID_in_pass.json and NETWORK_bBATCH_in_pass.json files
 (kernels/pytorch/torch_op_bench.py --in-pass --pass-threads main; or .json.xz, as committed),
@@ -12,8 +12,12 @@ each compared with the calibration's file of that name, phase infer_pass.  The p
 network passes' operators' where the directory has any, else the grids': on a freshly booted
 Granite Rapids VM (2026-12-01 14:33-15:27) the grids' small tensors ran at 0.85-0.91 of their
 calibration, ResNet-18's pass at 0.76-0.86, and the pass's pace priced networks served there on
-two threads better, the grids' on one (validation/REPORT.md).  --check exits 1 unless each thread count's pace, rounded to
-0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
+two threads better, the grids' on one (validation/REPORT.md).  The linear layers' own pace
+(system.cpu_pace_by_op.linear, the reference BLAS's, not oneDNN's) is their median where the
+probes timed ten or more (the position_linears grid); GEMM-bound networks followed it, not
+the pass's (2026-12-01 21:16).  Every operator kind's median is printed too.  --check exits 1
+unless each thread count's pace (THREADS=PACE) or an operator's (THREADS:linear=PACE), rounded
+to 0.01, is the one given (what a validation case states).  A VM's host moved the Granite Rapids VM's pace by
 5-11% within eight hours (2026-12-01: the thin grid at 0.89-0.94 of its 00:52 times at
 08:29), while the same grid timed twice minutes apart agreed to 1% in median.
 """

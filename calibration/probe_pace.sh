@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # A calibrated CPU machine's pace on the day (dlsim's system.cpu_pace): the thin convolutions'
-# and squeeze-and-excitation blocks' grids (calibration/grids.sh) and ResNet-18's pass at batch
-# 1 (as the calibration timed it) timed again inside passes on the main thread, about 35 s,
-# into OUT_DIR, and compared operator by operator with the machine's calibration
+# and squeeze-and-excitation blocks' grids (calibration/grids.sh), the linear layers of many
+# rows (position_linears, where the calibration timed them) and ResNet-18's pass at batch 1 (as
+# the calibration timed it) timed again inside passes on the main thread, about 50 s, into
+# OUT_DIR, and compared operator by operator with the machine's calibration
 # (calibration/pace.py prints the pace for one and two threads: the pass's, which priced the
 # networks served on two threads on a freshly booted VM better than the grids' small tensors
-# did; on one thread the grids' priced them better).
+# did; on one thread the grids' priced them better; and the linear layers' own,
+# system.cpu_pace_by_op.linear, which GEMM-bound networks followed).
 #   calibration/probe_pace.sh MACHINE OUT_DIR
-# Run it on the otherwise idle machine just before the runs to be predicted.
+# Run it on the otherwise idle machine just before the runs to be predicted.  It can misread
+# the day: on 2026-12-01 from 21:26 it read the Granite Rapids VM 12-34% slower than its
+# calibration while the networks served there ran near the calibration's pace
+# (validation/REPORT.md); a reading far from 1 wants checking against a served network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
