@@ -168,6 +168,7 @@ GRANITE_KINDS_2115 = [("convnext_small", "ConvNeXt-S"), ("resnet50", "ResNet-50"
 GRANITE_LINEARS_2135 = [("vgg11", "VGG-11"), ("alexnet", "AlexNet"), ("regnet_y_1_6gf", "RegNetY-1.6GF")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
+GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
 
 
 # The Granite Rapids VM's four campaigns priced with the pace and a page census taken just
@@ -568,6 +569,10 @@ GOALS = [
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
+    ("the fresh VM's five afternoon campaigns (14:38-15:39) priced from its own calibration taken after them "
+     "(19:23), at the pace their probes before gave against it (0.91-0.98), with their censuses",
+     granite_campaigns(GRANITE_AFTERNOON, "-recalibrated")),
+    ("the same runs at that calibration's own pace", granite_campaigns(GRANITE_AFTERNOON, "-recalibrated-calibrated-pace")),
     *[row for campaign, label in (
         ("0035", "open loops on the Zen 5 VM (00:35), the first measured: ResNet-18 at batch 1 on one thread over "
                  "HTTP and gRPC, Poisson then constant arrivals at 6-22 requests a second, measured blind from the "
