@@ -210,14 +210,14 @@ void read_pace_by_op(TableReader& r, SystemSpec& s) {
     r.problem("cpu_pace_by_op", "", "a CPU device: a GPU's kernels run at the GPU's pace",
               "remove system.cpu_pace_by_op, or set system.device = \"cpu\"");
   const auto known = graph::kernel_operators();
-  for (const auto& [key, value] : *r.table("cpu_pace_by_op")) {
-    const std::string op(key.str());
+  for (const auto& op : by_op->keys()) {
     if (std::binary_search(known.begin(), known.end(), op)) {
       if (const auto pace = by_op->number(op, 0.1, 10)) s.cpu_pace_by_op[op] = *pace;
       continue;
     }
     by_op->allow(op);
-    by_op->problem(op, value.is_number() ? fmt::format("{}", *value.value<double>()) : show(value), fmt::format("an operator a kernel's signature names ({})", fmt::join(known, ", ")),
+    by_op->problem(op, by_op->shown(op),
+                   fmt::format("an operator a kernel's signature names ({})", fmt::join(known, ", ")),
                    suggest(op, known));
   }
   by_op->finish();

@@ -22,6 +22,7 @@ SourceLocation location_of(const toml::source_region& src) {
 
 std::string show(const toml::node& node) {
   if (const auto* s = node.as_string()) return s->get();
+  if (const auto* f = node.as_floating_point()) return fmt::format("{}", f->get());  // 0.95, not 0.94999999999999996
   std::ostringstream out;
   node.visit([&out](const auto& n) { out << n; });
   return out.str();
@@ -208,6 +209,17 @@ const toml::table* TableReader::table(const std::string& key) {
     return nullptr;
   }
   return node->as_table();
+}
+
+std::vector<std::string> TableReader::keys() const {
+  std::vector<std::string> out;
+  for (const auto& [key, _] : table_) out.emplace_back(key.str());
+  return out;
+}
+
+std::string TableReader::shown(const std::string& key) const {
+  const toml::node* node = table_.get(key);
+  return node ? show(*node) : "";
 }
 
 std::optional<TableReader> TableReader::section(const std::string& key) {

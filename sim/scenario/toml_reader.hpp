@@ -49,6 +49,9 @@ class TableReader {
   // Marks a key as known without reading it (sections handled elsewhere).
   void allow(const std::string& key) { known_.insert(key); }
   bool has(const std::string& key) const { return table_.contains(key); }
+  // The table's keys, in order, and a key's value as the user wrote it (empty if absent).
+  std::vector<std::string> keys() const;
+  std::string shown(const std::string& key) const;
   const std::string& prefix() const { return prefix_; }
   // Adds a problem located at `key` (or at the table when the key is absent).
   void problem(const std::string& key, const std::string& value, const std::string& expected,
