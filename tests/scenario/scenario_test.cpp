@@ -105,6 +105,21 @@ TEST(Scenario, TheCpuPaceIsACpusRatioToItsCalibration) {
   EXPECT_NE(err.find("a CPU device"), std::string::npos) << err;
 }
 
+// An operator's own pace (system.cpu_pace_by_op) is read by the signature's operator name;
+// a name no signature has is refused with the closest, its value shown as written.
+TEST(Scenario, AnOperatorsOwnPaceNamesAKernelOperator) {
+  const std::string cpu = inference("resnet18", "1", "device = \"cpu\"");
+  const auto spec = parse(cpu, {"system.cpu_pace=1.3", "system.cpu_pace_by_op.linear=1.1"});
+  EXPECT_DOUBLE_EQ(spec.system.cpu_pace, 1.3);
+  EXPECT_EQ(spec.system.cpu_pace_by_op, (std::map<std::string, double>{{"linear", 1.1}}));
+  EXPECT_TRUE(parse(cpu).system.cpu_pace_by_op.empty());
+  std::string err = error_of(cpu, {"system.cpu_pace_by_op.conv=0.95"});
+  EXPECT_NE(err.find("value '0.95'"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean 'conv2d'?"), std::string::npos) << err;
+  err = error_of(cpu, {"system.cpu_pace_by_op.relu=20"});
+  EXPECT_NE(err.find("from 0.1 to 10"), std::string::npos) << err;
+}
+
 // A page census (system.page_census) names its file from the scenario's folder and the
 // model it counted: its only one, or the one system.page_census_model names.
 TEST(Scenario, APageCensusNamesItsModelAndPricesPassesAlone) {
