@@ -65,14 +65,14 @@ def operator(signature):
     return signature.split()[0]
 
 
-def ratios(calibration_dir, probe_dir, networks=None):
+def ratios(calibration_dir, probe_dir, networks):
     """{(threads, operator): [probe / calibration for each operator both timed]}, over the
-    network passes' files if `networks`, the grids' if not `networks`, every file if None."""
+    network passes' files if `networks`, else over the grids'."""
     out = collections.defaultdict(list)
     probes = sorted(pathlib.Path(probe_dir).glob("*_in_pass.json*"))
     if not probes:
         raise ValueError(f"{probe_dir}: no *_in_pass.json probe files (calibration/probe_pace.sh writes them)")
-    for probe in (p for p in probes if networks is None or is_network_pass(p) == networks):
+    for probe in (p for p in probes if is_network_pass(p) == networks):
         name = probe.name.removesuffix(".xz")
         calibrated = pathlib.Path(calibration_dir) / name
         if not calibrated.exists():
@@ -112,9 +112,11 @@ def main():
     parser.add_argument("--check", nargs="*", default=[], metavar="THREADS[:OPERATOR]=PACE")
     args = parser.parse_args()
     try:
-        grids = by_threads(ratios(args.calibration_dir, args.probe_dir, networks=False))
-        passes = by_threads(ratios(args.calibration_dir, args.probe_dir, networks=True))
-        each = ratios(args.calibration_dir, args.probe_dir)
+        grids_by_op = ratios(args.calibration_dir, args.probe_dir, networks=False)
+        passes_by_op = ratios(args.calibration_dir, args.probe_dir, networks=True)
+        grids, passes = by_threads(grids_by_op), by_threads(passes_by_op)
+        each = {key: grids_by_op.get(key, []) + passes_by_op.get(key, [])
+                for key in sorted(set(grids_by_op) | set(passes_by_op))}
         if not grids and not passes:
             raise ValueError(f"{args.probe_dir}: no operator timed both there and in {args.calibration_dir} "
                              f"(phase {PHASE})")
@@ -151,9 +153,8 @@ def main():
         if own:
             print(f"threads {threads}: by operator, every probe file: " +
                   ", ".join(f"{op} {value:.2f} ({len(each[(threads, op)])})" for op, value in own.items()))
-    for threads, op in expected:
-        if threads not in paces:
-            wrong.append(f"threads {threads}: not probed")
+    for threads in sorted({threads for threads, _ in expected} - set(paces)):
+        wrong.append(f"threads {threads}: not probed")
     if wrong:
         print("pace.py: " + "; ".join(wrong), file=sys.stderr)
         return 1

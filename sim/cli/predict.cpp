@@ -644,13 +644,10 @@ report::Prediction price_cpu(const scenario::RunSpec& spec, const graph::Graph& 
   if (const double pace = spec.system.cpu_pace; pace != 1 || !spec.system.cpu_pace_by_op.empty()) {
     const auto& by_op = spec.system.cpu_pace_by_op;
     perf::at_pace(p.plan, pace, by_op);
-    std::vector<std::string> own;
-    for (const auto& [op, op_pace] : by_op) own.push_back(fmt::format("{} kernels at {:.3g}", op, op_pace));
-    p.scaling += fmt::format("{}{} kernel at {:.3g} times its calibrated time{}, the machine's pace on the day "
-                             "(system.cpu_pace{})",
-                             p.scaling.empty() ? "" : "; ", by_op.empty() ? "every" : "every other", pace,
-                             by_op.empty() ? "" : fmt::format(", {}", fmt::join(own, ", ")),
-                             by_op.empty() ? "" : ", system.cpu_pace_by_op");
+    std::string paces = fmt::format("every {}kernel at {:.3g} times its calibrated time", by_op.empty() ? "" : "other ", pace);
+    for (const auto& [op, op_pace] : by_op) paces += fmt::format(", {} kernels at {:.3g}", op, op_pace);
+    p.scaling += fmt::format("{}{}, the machine's pace on the day (system.cpu_pace{})", p.scaling.empty() ? "" : "; ",
+                             paces, by_op.empty() ? "" : ", system.cpu_pace_by_op");
   }
   p.totals = p.plan.totals();
   return p;

@@ -13,6 +13,14 @@
 namespace dlsim::perf {
 namespace {
 
+// What fitted model `m` prices a kernel at, from the signature's features in `phase`.
+double priced(const FitModel& m, const std::string& signature, const std::string& phase = "infer", int threads = 1) {
+  const Features f = kernel_features(kernels::parse_signature(signature), phase, threads);
+  std::vector<double> x;
+  for (const auto& name : m.features) x.push_back(feature_value(f, name));
+  return predict(m, x);
+}
+
 TEST(Fit, ACoefficientIsFoundByItsFeaturesName) {
   FitModel m;
   m.features = {"one", "bytes", "mapped_bytes"};
@@ -125,10 +133,8 @@ TEST(FitProfile, PyTorchsConvolutionsLearnACostForThePathItRunsItself) {
     EXPECT_EQ(native_term, m.threads == 1) << m.threads;
     for (const auto& [key, t] : p.measured) {
       if (key.threads != m.threads) continue;
-      const Features f = kernel_features(kernels::parse_signature(key.signature), key.phase, m.threads);
-      std::vector<double> x;
-      for (const auto& name : m.features) x.push_back(feature_value(f, name));
-      EXPECT_NEAR(predict(m, x) / t.median_s, 1.0, 0.05) << key.signature << " on " << key.threads;
+      EXPECT_NEAR(priced(m, key.signature, key.phase, m.threads) / t.median_s, 1.0, 0.05)
+          << key.signature << " on " << key.threads;
     }
   }
 }
@@ -152,12 +158,7 @@ TEST(FitProfile, PyTorchsLinearLayersLearnACostForWeightsReadAgainForEverySample
   ASSERT_EQ(p.fits.size(), 1u);
   const FitModel& m = p.fits.front();
   EXPECT_LT(m.loo_error, 0.02);
-  const auto at = [&](const std::string& sig) {
-    const Features f = kernel_features(kernels::parse_signature(sig), "infer");
-    std::vector<double> x;
-    for (const auto& name : m.features) x.push_back(feature_value(f, name));
-    return predict(m, x);
-  };
+  const auto at = [&](const std::string& sig) { return priced(m, sig); };
   EXPECT_NEAR(at("linear fp32 n1 in25088 out4096 bias") / at("linear fp32 n2 in25088 out4096 bias"), 0.5, 0.02);
   const double alexnet_fc6 = 2.0 * 8 * 9216 * 4096 / 1.3e9;  // never timed
   EXPECT_NEAR(at("linear fp32 n8 in9216 out4096 bias"), alexnet_fc6, 0.02 * alexnet_fc6);
@@ -188,14 +189,8 @@ TEST(FitProfile, PyTorchsLinearLayersLearnTheL2sRateFromLayersOfManyRows) {
   EXPECT_NE(std::find(with.features.begin(), with.features.end(), "beyond_l2_flops"), with.features.end());
   EXPECT_EQ(std::find(without.features.begin(), without.features.end(), "beyond_l2_flops"), without.features.end());
   EXPECT_LT(with.loo_error, 0.02);
-  const auto at = [&](const std::string& sig) {
-    const Features f = kernel_features(kernels::parse_signature(sig), "infer");
-    std::vector<double> x;
-    for (const auto& name : with.features) x.push_back(feature_value(f, name));
-    return predict(with, x);
-  };
   const double convnext_first = 20e-6 + 2.0 * 3136 * 96 * 384 / 5.5e9;  // never timed
-  EXPECT_NEAR(at("linear fp32 n3136 in96 out384 bias"), convnext_first, 0.03 * convnext_first);
+  EXPECT_NEAR(priced(with, "linear fp32 n3136 in96 out384 bias"), convnext_first, 0.03 * convnext_first);
 }
 
 // One kernel timed in several files (calibrate_cpu_machine.sh times the served network's
