@@ -9,10 +9,11 @@
 # did; on one thread the grids' priced them better; and the linear layers' own,
 # system.cpu_pace_by_op.linear, which GEMM-bound networks followed).
 #   calibration/probe_pace.sh MACHINE OUT_DIR
-# Run it on the otherwise idle machine just before the runs to be predicted.  It can misread
-# the day: on 2026-12-01 from 21:26 it read the Granite Rapids VM 12-34% slower than its
-# calibration while the networks served there ran near the calibration's pace
-# (validation/REPORT.md); a reading far from 1 wants checking against a served network.
+# Run it on the otherwise idle machine just before the runs to be predicted.  The operators
+# can misread the day: on 2026-12-01 from 21:26 they read the Granite Rapids VM 12-34% slower
+# than its calibration while the networks served there ran near the calibration's pace
+# (validation/REPORT.md); so it ends by serving ResNet-18 in process and reading the pace from
+# that (calibration/reference_pace.py), about 20 s more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1
@@ -34,3 +35,9 @@ build/sim/cli/dlsim model resnet18 --batch 1 --format csv > "$pass"
 /usr/bin/python3 kernels/pytorch/torch_op_bench.py --signatures "$pass" --threads 1,2 --in-pass --pass-threads main \
   --repetitions 5 --min-time 0.2 --out "$out/resnet18_b1_in_pass.json" 2> /dev/null
 /usr/bin/python3 calibration/pace.py "$ops" "$out"
+# ResNet-18 served in process on two threads, as a campaign serves, at the pace that dlsim
+# predicts it from the calibration (calibration/reference_pace.py).
+/usr/bin/python3 validation/measure/serving_cpu.py --out "$out/served_resnet18.csv" --machine "$machine" \
+  --model resnet18 --batches 1,8 --requests 8 --images 64 --server-threads 2 --deployments in-process > /dev/null
+/usr/bin/python3 calibration/reference_pace.py build/sim/cli/dlsim "calibration/profiles/$machine-pytorch.toml" \
+  "$out/served_resnet18.csv"

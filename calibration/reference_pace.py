@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""A CPU machine's pace on the day read from a served network (dlsim's system.cpu_pace): the
+pace at which dlsim, priced from the machine's calibration, predicts the in-process throughput
+that the serving harness measured (validation/measure/serving_cpu.py --deployments in-process),
+for each row, with the median for each thread count.
+
+    calibration/reference_pace.py DLSIM PROFILE SERVED_CSV [--model-file PATTERN] [--check THREADS=PACE ...]
+
+The operator probes (calibration/pace.py) time kernels again in loops, and on the Granite
+Rapids VM on 2026-12-01 from 21:26 they read it 12-34% slower than its calibration while
+whole networks served there ran 2-11% slower (validation/REPORT.md): a kernel repeated on the
+same tensors slowed more than inside a pass.  A served pass is what a serving campaign runs, so
+this reading asks the question the campaign will.  Its network should be one the calibration
+timed (ResNet-18 at batches 1 and 8: every kernel measured, so the reading is the machine's
+pace, not dlsim's error on an unseen network), and not one the campaign to be priced serves.
+
+A prediction's time per request is linear in the pace only where the kernels are all of it, so
+the pace is found by the secant method on dlsim's prediction, to 0.1% of the measured time.
+--model-file names the model files, {model} where the network goes (default: the zoo's).
+--check exits 1 unless each thread count's pace, rounded to 0.01, is the one given.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = os.path.join(ROOT, "validation", "cases", "scenarios", "cpu_infer.toml")
+TOLERANCE = 0.001
+STEPS = 8
+COLUMNS = ("model", "deployment", "batch", "server_threads", "images_per_s")
+
+
+def seconds_per_request(dlsim, profile, row, model, pace):
+    """dlsim's time for one in-process request of `row` at `pace`."""
+    batch = int(row["batch"])
+    keys = {"workload.model": model, "workload.batch": batch, "system.threads": row["server_threads"],
+            "system.profile": os.path.abspath(profile), "system.cpu_pace": f"{pace:.6f}",
+            "system.pass_page_faults": 0}
+    command = [dlsim, "run", SCENARIO, "--format", "json"]
+    for key, value in keys.items():
+        command += ["--set", f"{key}={value}"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ValueError(f"dlsim for {model} b{batch}: {done.stderr.strip()}")
+    return batch / json.loads(done.stdout)["throughput_images_per_s"]
+
+
+def pace_of(dlsim, profile, row, model):
+    """The pace at which dlsim's time for `row` is the measured one (secant method from 1 and 2)."""
+    measured = int(row["batch"]) / float(row["images_per_s"])
+    points = [(pace, seconds_per_request(dlsim, profile, row, model, pace)) for pace in (1.0, 2.0)]
+    for _ in range(STEPS):
+        (p0, t0), (p1, t1) = points[-2:]
+        if abs(t1 - measured) <= TOLERANCE * measured:
+            return p1
+        pace = p1 + (measured - t1) * (p1 - p0) / (t1 - t0)
+        if pace <= 0:
+            raise ValueError(f"{row['model']} b{row['batch']}: measured {measured * 1e3:.2f} ms a request, "
+                             "less than dlsim's time with no kernels; not a pace")
+        points.append((pace, seconds_per_request(dlsim, profile, row, model, pace)))
+    raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dlsim")
+    parser.add_argument("profile")
+    parser.add_argument("served_csv")
+    parser.add_argument("--model-file", help="model files, {model} where the network goes")
+    parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
+    args = parser.parse_args()
+    try:
+        with open(args.served_csv, newline="") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise ValueError(f"{args.served_csv}: no column {', '.join(missing)} "
+                                 "(expected validation/measure/serving_cpu.py's CSV)")
+            rows = [row for row in reader if row["deployment"] == "in-process"]
+        if not rows:
+            raise ValueError(f"{args.served_csv}: no in-process row (serving_cpu.py --deployments in-process)")
+        expected = {int(threads): float(pace) for threads, _, pace in (c.partition("=") for c in args.check)}
+        paces = {}
+        for row in rows:
+            model = os.path.abspath(args.model_file.format(model=row["model"])) if args.model_file else row["model"]
+            paces.setdefault(int(row["server_threads"]), []).append(
+                (f"{row['model']} b{row['batch']}", pace_of(args.dlsim, args.profile, row, model)))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"reference_pace.py: {e}", file=sys.stderr)
+        return 2
+    wrong = []
+    for threads, found in sorted(paces.items()):
+        pace = statistics.median(p for _, p in found)
+        print(f"threads {threads}: system.cpu_pace = {pace:.2f} (served in process: "
+              + ", ".join(f"{name} {p:.2f}" for name, p in found) + ")")
+        if threads in expected and round(pace, 2) != round(expected[threads], 2):
+            wrong.append(f"threads {threads}: {pace:.2f}, not {expected[threads]:.2f}")
+    wrong += [f"threads {threads}: not served" for threads in sorted(set(expected) - set(paces))]
+    if wrong:
+        print("reference_pace.py: " + "; ".join(wrong), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
