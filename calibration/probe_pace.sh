@@ -36,8 +36,11 @@ build/sim/cli/dlsim model resnet18 --batch 1 --format csv > "$pass"
   --repetitions 5 --min-time 0.2 --out "$out/resnet18_b1_in_pass.json" 2> /dev/null
 /usr/bin/python3 calibration/pace.py "$ops" "$out"
 # ResNet-18 served in process on two threads, as a campaign serves, at the pace that dlsim
-# predicts it from the calibration (calibration/reference_pace.py).
+# predicts it from the calibration, each pass with the pages it was counted to fault
+# (calibration/reference_pace.py, validation/page_census.py).
 /usr/bin/python3 validation/measure/serving_cpu.py --out "$out/served_resnet18.csv" --machine "$machine" \
-  --model resnet18 --batches 1,8 --requests 8 --images 64 --server-threads 2 --deployments in-process > /dev/null
+  --model resnet18 --batches 1,8 --requests 8 --images 64 --server-threads 2 --deployments in-process \
+  --latencies "$out/served_resnet18.jsonl" > /dev/null
+/usr/bin/python3 validation/page_census.py "$out/served_resnet18.jsonl" --out "$out/served_resnet18_census.csv"
 /usr/bin/python3 calibration/reference_pace.py build/sim/cli/dlsim "calibration/profiles/$machine-pytorch.toml" \
-  "$out/served_resnet18.csv"
+  "$out/served_resnet18.csv" --census "$out/served_resnet18_census.csv"

@@ -4,7 +4,8 @@ pace at which dlsim, priced from the machine's calibration, predicts the in-proc
 that the serving harness measured (validation/measure/serving_cpu.py --deployments in-process),
 for each row, with the median for each thread count.
 
-    calibration/reference_pace.py DLSIM PROFILE SERVED_CSV [--model-file PATTERN] [--check THREADS=PACE ...]
+    calibration/reference_pace.py DLSIM PROFILE SERVED_CSV [--census CENSUS_CSV] [--model-file PATTERN]
+        [--check THREADS=PACE ...]
 
 The operator probes (calibration/pace.py) time kernels again in loops, and on the Granite
 Rapids VM on 2026-12-01 from 21:26 they read it 12-34% slower than its calibration while
@@ -16,7 +17,11 @@ pace, not dlsim's error on an unseen network), and not one the campaign to be pr
 
 A prediction's time per request is linear in the pace only where the kernels are all of it, so
 the pace is found by the secant method on dlsim's prediction, to 0.1% of the measured time.
---model-file names the model files, {model} where the network goes (default: the zoo's).
+--census (validation/page_census.py's counts of the same runs) prices each pass with the pages
+its stack faulted, as the campaign's cases are priced (ResNet-18's pass at batch 8 faulted
+10,979 pages in process, 10.6 ms of its 126 ms as the 19:25 calibration prices them); without
+it dlsim's heap model counts them.  --model-file names the model files, {model} where the
+network goes (default: the zoo's).
 --check exits 1 unless each thread count's pace, rounded to 0.01, is the one given.
 """
 import argparse
@@ -34,12 +39,21 @@ STEPS = 8
 COLUMNS = ("model", "deployment", "batch", "server_threads", "images_per_s")
 
 
-def seconds_per_request(dlsim, profile, row, model, pace):
-    """dlsim's time for one in-process request of `row` at `pace`."""
+def census_of(path):
+    """{(model, batch, threads): pages a pass faulted} of a page census's in-process rows."""
+    with open(path, newline="") as f:
+        return {(row["model"], row["batch"], row["server_threads"]): row["pass_page_faults"]
+                for row in csv.DictReader(f) if row["deployment"] == "in-process"}
+
+
+def seconds_per_request(dlsim, profile, row, model, pace, faults):
+    """dlsim's time for one in-process request of `row` at `pace`, its pass faulting `faults`
+    pages (None: as dlsim's heap model counts them)."""
     batch = int(row["batch"])
     keys = {"workload.model": model, "workload.batch": batch, "system.threads": row["server_threads"],
-            "system.profile": os.path.abspath(profile), "system.cpu_pace": f"{pace:.6f}",
-            "system.pass_page_faults": 0}
+            "system.profile": os.path.abspath(profile), "system.cpu_pace": f"{pace:.6f}"}
+    if faults is not None:
+        keys["system.pass_page_faults"] = faults
     command = [dlsim, "run", SCENARIO, "--format", "json"]
     for key, value in keys.items():
         command += ["--set", f"{key}={value}"]
@@ -49,10 +63,10 @@ def seconds_per_request(dlsim, profile, row, model, pace):
     return batch / json.loads(done.stdout)["throughput_images_per_s"]
 
 
-def pace_of(dlsim, profile, row, model):
+def pace_of(dlsim, profile, row, model, faults):
     """The pace at which dlsim's time for `row` is the measured one (secant method from 1 and 2)."""
     measured = int(row["batch"]) / float(row["images_per_s"])
-    points = [(pace, seconds_per_request(dlsim, profile, row, model, pace)) for pace in (1.0, 2.0)]
+    points = [(pace, seconds_per_request(dlsim, profile, row, model, pace, faults)) for pace in (1.0, 2.0)]
     for _ in range(STEPS):
         (p0, t0), (p1, t1) = points[-2:]
         if abs(t1 - measured) <= TOLERANCE * measured:
@@ -61,7 +75,7 @@ def pace_of(dlsim, profile, row, model):
         if pace <= 0:
             raise ValueError(f"{row['model']} b{row['batch']}: measured {measured * 1e3:.2f} ms a request, "
                              "less than dlsim's time with no kernels; not a pace")
-        points.append((pace, seconds_per_request(dlsim, profile, row, model, pace)))
+        points.append((pace, seconds_per_request(dlsim, profile, row, model, pace, faults)))
     raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps")
 
 
@@ -70,6 +84,7 @@ def main():
     parser.add_argument("dlsim")
     parser.add_argument("profile")
     parser.add_argument("served_csv")
+    parser.add_argument("--census", help="validation/page_census.py's counts of the same runs")
     parser.add_argument("--model-file", help="model files, {model} where the network goes")
     parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
     args = parser.parse_args()
@@ -84,11 +99,16 @@ def main():
         if not rows:
             raise ValueError(f"{args.served_csv}: no in-process row (serving_cpu.py --deployments in-process)")
         expected = {int(threads): float(pace) for threads, _, pace in (c.partition("=") for c in args.check)}
+        census = census_of(args.census) if args.census else {}
         paces = {}
         for row in rows:
             model = os.path.abspath(args.model_file.format(model=row["model"])) if args.model_file else row["model"]
+            key = (row["model"], row["batch"], row["server_threads"])
+            if args.census and key not in census:
+                raise ValueError(f"{args.census}: no in-process count for {row['model']} b{row['batch']} on "
+                                 f"{row['server_threads']} threads; take the census of the same runs")
             paces.setdefault(int(row["server_threads"]), []).append(
-                (f"{row['model']} b{row['batch']}", pace_of(args.dlsim, args.profile, row, model)))
+                (f"{row['model']} b{row['batch']}", pace_of(args.dlsim, args.profile, row, model, census.get(key))))
     except (OSError, ValueError, KeyError) as e:
         print(f"reference_pace.py: {e}", file=sys.stderr)
         return 2
