@@ -36,6 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "validation", "cases", "scenarios", "cpu_infer.toml")
 TOLERANCE = 0.001
 STEPS = 8
+PACES = (0.1, 10.0)  # the system.cpu_pace values dlsim takes
 COLUMNS = ("model", "deployment", "batch", "server_threads", "images_per_s")
 
 
@@ -72,9 +73,10 @@ def pace_of(dlsim, profile, row, model, faults):
         if abs(t1 - measured) <= TOLERANCE * measured:
             return p1
         pace = p1 + (measured - t1) * (p1 - p0) / (t1 - t0)
-        if pace <= 0:
+        if not PACES[0] <= pace <= PACES[1]:
             raise ValueError(f"{row['model']} b{row['batch']}: measured {measured * 1e3:.2f} ms a request, "
-                             "less than dlsim's time with no kernels; not a pace")
+                             f"{points[0][1] * 1e3:.2f} ms as calibrated: a pace of {pace:.3f}, outside dlsim's "
+                             f"{PACES[0]}-{PACES[1]}; were the runs served on the calibrated machine?")
         points.append((pace, seconds_per_request(dlsim, profile, row, model, pace, faults)))
     raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps")
 

@@ -166,6 +166,10 @@ GRANITE_CONVNEXT_1842 = [("convnext_tiny", "ConvNeXt-T")]
 # oneDNN-bound one, then two mostly linear ones beside a convolutional one.
 GRANITE_KINDS_2115 = [("convnext_small", "ConvNeXt-S"), ("resnet50", "ResNet-50")]
 GRANITE_LINEARS_2135 = [("vgg11", "VGG-11"), ("alexnet", "AlexNet"), ("regnet_y_1_6gf", "RegNetY-1.6GF")]
+GRANITE_SERVED_2337 = [("resnext50_32x4d", "ResNeXt-50 32x4d"), ("densenet169", "DenseNet-169"),
+                       ("mobilenet_v3_large", "MobileNetV3-Large")]
+GRANITE_SERVED_2347 = [("resnet34", "ResNet-34"), ("efficientnet_b2", "EfficientNet-B2"),
+                       ("regnet_x_3_2gf", "RegNetX-3.2GF")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -190,6 +194,8 @@ def granite_campaigns(campaigns, suffix):
 # The variants of a campaign on the freshly booted Granite Rapids VM: (label, case file suffix).
 GRIDS_PACE = ("the same runs at the pace the grids gave just before", "-grids-pace")
 OWN_PACE = ("the same runs at the calibration's own pace, with the census", "-calibrated-pace")
+OPERATORS_PACE = ("the same runs by the rule before: the pace of ResNet-18's operators timed in a pass, the linear "
+                  "layers' their own, both probed beside", "-operators-pace")
 CALIBRATION_ALONE = ("the same runs from the calibration alone", "-heap-model-calibrated-pace")
 
 
@@ -566,6 +572,15 @@ GOALS = [
                             GRANITE_LINEARS_2135,
                             (("the same runs at the pass's pace for every kernel (the rule before)", "-pass-pace"),
                              GRIDS_PACE, OWN_PACE)),
+    *fresh_granite_campaign("ResNeXt-50 32x4d, DenseNet-169 and MobileNetV3-Large on the same VM (23:40), measured "
+                            "blind from the 19:25 calibration at the pace of ResNet-18 served in process just before "
+                            "(calibration/reference_pace.py, its passes priced without page faults), with a census",
+                            "served-2337", GRANITE_SERVED_2337,
+                            (("the same runs at the pace the served ResNet-18 read with its passes' page faults priced "
+                              "(the fix made after these runs)", "-census-pace"), OPERATORS_PACE, OWN_PACE)),
+    *fresh_granite_campaign("ResNet-34, EfficientNet-B2 and RegNetX-3.2GF on the same VM (23:50), measured blind at "
+                            "the pace of ResNet-18 served in process just before, its passes priced with their page "
+                            "faults, with a census", "served-2347", GRANITE_SERVED_2347, (OPERATORS_PACE, OWN_PACE)),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
