@@ -9,7 +9,7 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
-        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93] \
+        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93 | --pace 1=0.95 --pace 2=0.93] \
         [--pace-by-op linear=1.02] \
         [--bounds build/sim/cli/dlsim]
 
@@ -31,8 +31,10 @@ into the convolution before it).
 (serving_cpu.py --input files): each case is served from its row's `input` (files or tensors),
 which its id then names, a JPEG decoded at that profile's pace.
 --pace prices every case at the machine's pace on the day (system.cpu_pace:
-calibration/probe_pace.sh, taken before the campaign); --pace-by-op an operator's kernels at
-their own (system.cpu_pace_by_op, as calibration/pace.py prints it).
+calibration/probe_pace.sh, taken before the campaign), or, as THREADS=PACE once for each thread
+count, the cases served on that many threads at that pace (with --census, whose suites are one
+configuration each); --pace-by-op an operator's kernels at their own (system.cpu_pace_by_op, as
+calibration/pace.py prints it).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -54,6 +56,15 @@ REMOTE = '"serving.deployment" = "remote", "system.network_bandwidth" = "4.78Gbp
 GROUP_PART = {"in-process": "in-process", "local": "local", "remote": "remote-5gbps"}
 # What besides the network tells one configuration's page census from another's.
 CENSUS_KEYS = ("batch", "server_threads", "deployment", "protocol", "mode")
+
+
+def machine_pace(text):
+    """"0.93" -> (None, 0.93), every case's; "2=0.93" -> ("2", 0.93), the cases on two threads'."""
+    threads, _, pace = text.rpartition("=")
+    try:
+        return (threads or None), float(pace)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected PACE or THREADS=PACE, e.g. 0.93 or 2=0.93") from None
 
 
 def operator_pace(text):
@@ -83,6 +94,13 @@ class Writer:
         self.rows = campaign_rows(args.data)
         self.census = read_census(args.census) if args.census else {}
         self.id_input = " {input}" if args.input_profile else ""
+        self.pace_by_threads = {threads: pace for threads, pace in args.pace if threads}
+        served = {r["server_threads"] for r in self.rows}
+        if len(args.pace) > 1 and len(self.pace_by_threads) != len(args.pace):
+            sys.exit("serving_cases: --pace once for every case, or as THREADS=PACE once for each thread count")
+        if self.pace_by_threads and (not args.census or served - set(self.pace_by_threads)):
+            sys.exit(f"serving_cases: --pace THREADS=PACE needs --census and a pace for every thread count served "
+                     f"({', '.join(sorted(served))})")
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         """One suite, or with a census one for each of its configurations, each given the
@@ -116,6 +134,8 @@ class Writer:
         lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
         team = ['"serving.loader_team" = "true"'] if dict(where)["model"] in self.loader_teams else []
         team += list(counted)
+        if self.pace_by_threads:
+            team.append(f'"system.cpu_pace" = "{self.pace_by_threads[dict(where)["server_threads"]]}"')
         if deployment == "in-process":
             if team:
                 lines.append("set = { " + ", ".join(team) + " }")
@@ -131,7 +151,7 @@ class Writer:
         """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
         model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
-        pace = f', "system.cpu_pace" = "{a.pace}"' if a.pace else ""
+        pace = "".join(f', "system.cpu_pace" = "{value}"' for threads, value in a.pace if not threads)
         pace += "".join(f', "system.cpu_pace_by_op.{op}" = "{value}"' for op, value in a.pace_by_op)
         inputs = (f', "serving.input" = "{{input}}", "system.input_profile" = "{relative(a.input_profile, SCENARIOS)}"'
                   if a.input_profile else "")
@@ -234,7 +254,8 @@ def main():
     ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
     ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
     ap.add_argument("--input-profile", help="the machine's input calibration: cases served from their rows' input")
-    ap.add_argument("--pace", type=float, help="the machine's pace on the day (system.cpu_pace)")
+    ap.add_argument("--pace", type=machine_pace, action="append", default=[], metavar="[THREADS=]PACE",
+                    help="the machine's pace on the day (system.cpu_pace), for every case or those on THREADS")
     ap.add_argument("--pace-by-op", type=operator_pace, action="append", default=[], metavar="OPERATOR=PACE",
                     help="an operator's own pace on the day (system.cpu_pace_by_op: linear=1.02)")
     ap.add_argument("--bounds", metavar="DLSIM")
