@@ -95,12 +95,6 @@ class Writer:
         self.census = read_census(args.census) if args.census else {}
         self.id_input = " {input}" if args.input_profile else ""
         self.pace_by_threads = {threads: pace for threads, pace in args.pace if threads}
-        served = {r["server_threads"] for r in self.rows}
-        if len(args.pace) > 1 and len(self.pace_by_threads) != len(args.pace):
-            sys.exit("serving_cases: --pace once for every case, or as THREADS=PACE once for each thread count")
-        if self.pace_by_threads and (not args.census or served - set(self.pace_by_threads)):
-            sys.exit(f"serving_cases: --pace THREADS=PACE needs --census and a pace for every thread count served "
-                     f"({', '.join(sorted(served))})")
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         """One suite, or with a census one for each of its configurations, each given the
@@ -167,6 +161,18 @@ class Writer:
                     'predicted = "throughput_images_per_s"')
         suites = [f"{lines}\nbound_mape_pct = {bounds.get(group, 0)}" for group, lines in self.suites]
         return header + "\n" + defaults + "\n\n" + "\n\n".join(suites) + "\n"
+
+
+def pace_problem(args):
+    """What is wrong with the --pace arguments for this campaign, or None."""
+    by_threads = {threads for threads, _ in args.pace if threads}
+    if len(args.pace) > 1 and len(by_threads) != len(args.pace):
+        return "--pace once for every case, or as THREADS=PACE once for each thread count"
+    served = {r["server_threads"] for r in campaign_rows(args.data)}
+    if by_threads and (not args.census or served - by_threads):
+        return (f"--pace THREADS=PACE needs --census and a pace for every thread count served "
+                f"({', '.join(sorted(served))}); got {', '.join(sorted(by_threads))}")
+    return None
 
 
 def loader_teams(path):
@@ -265,6 +271,10 @@ def main():
         if not os.path.exists(os.path.join(ROOT, path)):
             print(f"serving_cases: no such file: {path}", file=sys.stderr)
             return 2
+    problem = pace_problem(args)
+    if problem:
+        print(f"serving_cases: {problem}", file=sys.stderr)
+        return 2
     text = write(args)
     out = os.path.join(ROOT, args.out)
     with open(out, "w") as f:
