@@ -2,7 +2,11 @@
 """A CPU machine's pace on the day over its calibration's (dlsim's system.cpu_pace): the
 operators of the calibration's grids, and of a network's pass where one was probed, timed
 again inside passes on the main thread (calibration/probe_pace.sh), each over its time in the
-calibration, the median of those ratios for each thread count, with their quartiles.
+calibration, the median of those ratios for each thread count, with their quartiles.  The
+pace to set is calibration/reference_pace.py's, read from a network served as a campaign serves
+it: while the Granite Rapids VM ran slow (2026-12-01 21:26-00:00) these operators read it 10-20
+points slower than whole passes ran, and priced three campaigns at 17.0% MAPE where the served
+network's pace gave 8.6%.
 
     calibration/pace.py calibration/raw/MACHINE-pytorch PROBE_DIR [--check THREADS[:OPERATOR]=PACE ...]
 

@@ -10,9 +10,8 @@
 #   calibration/probe_pace.sh MACHINE OUT_DIR
 # Run it on the otherwise idle machine just before the runs to be predicted.  The operators
 # misread the day: on 2026-12-01 from 21:26 they read the Granite Rapids VM 12-43% slower than
-# its calibration while the networks served there ran 4-23% slower; the served ResNet-18's pace
-# priced two campaigns blind at 9.3% and 7.2% MAPE, the operators' at 14.2% and 21.5%
-# (validation/REPORT.md).
+# its calibration while the networks served there ran 3-39% slower; the served ResNet-18's pace
+# priced three campaigns blind at 8.6% MAPE, the operators' at 17.0% (validation/REPORT.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 machine=$1

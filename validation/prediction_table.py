@@ -170,6 +170,8 @@ GRANITE_SERVED_2337 = [("resnext50_32x4d", "ResNeXt-50 32x4d"), ("densenet169", 
                        ("mobilenet_v3_large", "MobileNetV3-Large")]
 GRANITE_SERVED_2347 = [("resnet34", "ResNet-34"), ("efficientnet_b2", "EfficientNet-B2"),
                        ("regnet_x_3_2gf", "RegNetX-3.2GF")]
+GRANITE_THREADS_0002 = [("regnet_y_3_2gf", "RegNetY-3.2GF"), ("efficientnet_b1", "EfficientNet-B1"),
+                        ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -581,6 +583,10 @@ GOALS = [
     *fresh_granite_campaign("ResNet-34, EfficientNet-B2 and RegNetX-3.2GF on the same VM (23:50), measured blind at "
                             "the pace of ResNet-18 served in process just before, its passes priced with their page "
                             "faults, with a census", "served-2347", GRANITE_SERVED_2347, (OPERATORS_PACE, OWN_PACE)),
+    *fresh_granite_campaign("RegNetY-3.2GF, EfficientNet-B1 and ShuffleNetV2 2.0x on one thread and on two on the "
+                            "same VM (00:12), measured blind at the pace of ResNet-18 served in process on each thread "
+                            "count just before, with a census", "threads-0002", GRANITE_THREADS_0002,
+                            (OPERATORS_PACE, OWN_PACE)),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),

@@ -7,7 +7,8 @@
 # serving.loader_team, as the committed file does; so too the Granite Rapids 13:50 campaign's,
 # whose clients read files (--input-profile); so too the Granite Rapids 08:45 campaign's, priced at
 # the pace probed on the day (--pace); so too its 11:09 campaign's, priced from a page census
-# keyed by its clients (--census); a missing data file is refused with exit 2.
+# keyed by its clients (--census); so too its 00:12 campaign's, each thread count at its own pace
+# (--pace THREADS=PACE); a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -103,6 +104,30 @@ sed 's/,2,tensors,/,1,tensors,/' "$source_dir/validation/data/page_census_devbox
 /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${census_args[@]}" \
   --census "$work/one_client.csv" --header "$work/header.txt" --out "$work/one_client.toml" 2> "$work/one_client_err"
 grep -q "no census count for .*'deployment': 'local'.* with its clients" "$work/one_client_err"
+# A pace for each thread count (--pace THREADS=PACE): the Granite Rapids 00:12 campaign's file
+# again, each configuration at its thread count's pace; paces for too few thread counts refused.
+campaign=serving_cpu_devbox_granite_threads_0002
+threads_args=(--phases validation/data/serving_phases_devbox_granite_threads_0002.csv
+  --latencies validation/data/serving_latencies_devbox_granite_threads_0002.jsonl
+  --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-1925-pytorch.toml
+  --protocols devbox-xeon-granite-rapids-2vcpu-1201-1925 --cpu xeon-granite-rapids-kvm
+  --model-file 'validation/oracle/onnx/{model}_train.onnx' --census validation/data/page_census_devbox_granite_0002.csv
+  --tag 'devbox-xeon-granite-rapids-{model}-threads-0002')
+remade threads $campaign "${threads_args[@]}" --pace 1=1.27 --pace 2=1.25
+/usr/bin/python3 - "$work/threads.toml" <<'PY'
+import sys, tomllib
+doc = tomllib.load(open(sys.argv[1], "rb"))
+assert "system.cpu_pace" not in doc["defaults"]["set"], doc["defaults"]
+paces = {(s["where"]["server_threads"], s["set"]["system.cpu_pace"]) for s in doc["suite"]}
+assert paces == {("1", "1.27"), ("2", "1.25")}, paces
+PY
+if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${threads_args[@]}" \
+     --pace 2=1.25 --header "$work/header.txt" --out "$work/one_pace.toml" 2> "$work/err"; then
+  echo "a campaign on two thread counts was accepted with the pace of one" >&2
+  exit 1
+else
+  [ $? -eq 2 ] && grep -q "a pace for every thread count served (1, 2); got 2" "$work/err"
+fi
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
   echo "a missing data file was accepted" >&2
@@ -121,6 +146,6 @@ suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$wo
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
 echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set; 13:50's file clients;"\
-  "08:45's pace; 11:09's census by its clients;"\
+  "08:45's pace; 11:09's census by its clients; 00:12's pace by threads;"\
   "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"
