@@ -9,8 +9,8 @@
 # from the calibration (calibration/reference_pace.py): the pace to price a campaign with.
 #   calibration/probe_pace.sh MACHINE OUT_DIR
 # Run it on the otherwise idle machine just before the runs to be predicted.  The operators
-# misread the day: on 2026-12-01 from 21:26 they read the Granite Rapids VM 12-43% slower than
-# its calibration while the networks served there ran 3-39% slower; the served ResNet-18's pace
+# misread the day: on 2026-12-01 from 21:26 they read the Granite Rapids VM 12-50% slower than
+# its calibration while the networks served there ran 0-39% slower; the served ResNet-18's pace
 # priced three campaigns blind at 8.6% MAPE, the operators' at 17.0% (validation/REPORT.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
