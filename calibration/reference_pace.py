@@ -51,6 +51,28 @@ def census_of(path):
                 for row in csv.DictReader(f) if row["deployment"] == "in-process"}
 
 
+def in_process_rows(path):
+    """The in-process rows of a serving_cpu.py CSV."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: no column {', '.join(missing)} "
+                             "(expected validation/measure/serving_cpu.py's CSV)")
+        rows = [row for row in reader if row["deployment"] == "in-process"]
+    if not rows:
+        raise ValueError(f"{path}: no in-process row (serving_cpu.py --deployments in-process)")
+    return rows
+
+
+def expected_paces(checks):
+    """{threads: pace} of --check's THREADS=PACE items."""
+    try:
+        return {int(threads): float(pace) for threads, _, pace in (c.partition("=") for c in checks)}
+    except ValueError:
+        raise ValueError(f"--check {' '.join(checks)}: expected THREADS=PACE items, e.g. 2=1.19") from None
+
+
 def seconds_per_request(dlsim, profile, row, model, pace, faults):
     """dlsim's time for one in-process request of `row` at `pace`, its pass faulting `faults`
     pages (None: as dlsim's heap model counts them)."""
@@ -95,16 +117,8 @@ def main():
     parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
     args = parser.parse_args()
     try:
-        with open(args.served_csv, newline="") as f:
-            reader = csv.DictReader(f)
-            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise ValueError(f"{args.served_csv}: no column {', '.join(missing)} "
-                                 "(expected validation/measure/serving_cpu.py's CSV)")
-            rows = [row for row in reader if row["deployment"] == "in-process"]
-        if not rows:
-            raise ValueError(f"{args.served_csv}: no in-process row (serving_cpu.py --deployments in-process)")
-        expected = {int(threads): float(pace) for threads, _, pace in (c.partition("=") for c in args.check)}
+        rows = in_process_rows(args.served_csv)
+        expected = expected_paces(args.check)
         census = census_of(args.census) if args.census else {}
         paces = {}
         for row in rows:
