@@ -172,6 +172,7 @@ GRANITE_SERVED_2347 = [("resnet34", "ResNet-34"), ("efficientnet_b2", "Efficient
                        ("regnet_x_3_2gf", "RegNetX-3.2GF")]
 GRANITE_THREADS_0002 = [("regnet_y_3_2gf", "RegNetY-3.2GF"), ("efficientnet_b1", "EfficientNet-B1"),
                         ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
+GRANITE_MEDIANS_0211 = [("googlenet", "GoogLeNet"), ("mnasnet1_0", "MNASNet 1.0"), ("regnet_x_400mf", "RegNetX-400MF")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -587,6 +588,14 @@ GOALS = [
                             "same VM (00:12), measured blind at the pace of ResNet-18 served in process on each thread "
                             "count just before, with a census", "threads-0002", GRANITE_THREADS_0002,
                             (OPERATORS_PACE, OWN_PACE)),
+    *fresh_granite_campaign("GoogLeNet, MNASNet 1.0 and RegNetX-400MF on one thread and on two on the same VM (02:18), "
+                            "measured blind at the median pace of ResNet-18 at batches 1 and 8 and ResNet-50 at 4 and 8 "
+                            "served in process on each thread count just before, with a census", "medians-0211",
+                            GRANITE_MEDIANS_0211,
+                            (("the same runs at the pace of ResNet-18 alone served just before (the rule before)",
+                              "-resnet18-pace"),
+                             ("the same runs at the pace of ResNet-18's operators timed in a pass, the linear layers' "
+                              "their own, both probed beside", "-operators-pace"), OWN_PACE)),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
