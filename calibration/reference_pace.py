@@ -11,13 +11,14 @@ The operator probes (calibration/pace.py) time kernels again in loops, and on th
 Rapids VM on 2026-12-01 from 21:26 they read it 12-34% slower than its calibration while
 whole networks served there ran 2-11% slower (validation/REPORT.md): a kernel repeated on the
 same tensors slowed more than inside a pass.  A served pass is what a serving campaign runs, so
-this reading asks the question the campaign will.  Its network should be one the calibration
-timed (ResNet-18 at batches 1 and 8: every kernel measured, so the reading is the machine's
-pace, not dlsim's error on an unseen network), and not one the campaign to be priced serves.
-Three campaigns of networks never served there priced blind by it (2026-12-01 23:40 -
-2026-12-02 00:42): 8.6% MAPE over 168 cases, where the operators' reading gave 17.0%; on one
-thread it read the VM about 15% slower than the networks ran, ResNet-18 at batch 1 reading
-0.07-0.15 above batch 8 in every probe that night.
+this reading asks the question the campaign will.  Its networks should be ones the calibration
+timed (calibration/probe_pace.sh serves ResNet-18 at batches 1 and 8 and ResNet-50 at 4 and 8:
+every kernel measured, so the reading is the machine's pace, not dlsim's error on an unseen
+network), and not ones the campaign to be priced serves.  ResNet-18 alone priced three
+campaigns blind (2026-12-01 23:40 - 2026-12-02 00:42): 8.6% MAPE over 168 cases, where the
+operators' reading gave 17.0%, but on one thread it read the VM about 15% slower than the
+networks ran, its batch 1 reading 0.07-0.15 above its batch 8 in every probe that night; the
+median of the four passes priced the next campaign at 7.5% (one thread 5.2%).
 
 A prediction's time per request is linear in the pace only where the kernels are all of it, so
 the pace is found by the secant method on dlsim's prediction, to 0.1% of the measured time.
