@@ -50,4 +50,4 @@ for threads in 1 2; do
 done
 /usr/bin/python3 validation/page_census.py "$out/served.jsonl" --out "$out/served_census.csv"
 /usr/bin/python3 calibration/reference_pace.py build/sim/cli/dlsim "calibration/profiles/$machine-pytorch.toml" \
-  "$out/served.csv" --census "$out/served_census.csv"
+  "$out/served.csv" --census "$out/served_census.csv" --latencies "$out/served.jsonl"

@@ -4,8 +4,8 @@ pace at which dlsim, priced from the machine's calibration, predicts the in-proc
 that the serving harness measured (validation/measure/serving_cpu.py --deployments in-process),
 for each row, with the median for each thread count.
 
-    calibration/reference_pace.py DLSIM PROFILE SERVED_CSV [--census CENSUS_CSV] [--model-file PATTERN]
-        [--check THREADS=PACE ...]
+    calibration/reference_pace.py DLSIM PROFILE SERVED_CSV [--census CENSUS_CSV] [--latencies JSONL]
+        [--model-file PATTERN] [--check THREADS=PACE ...]
 
 The operator probes (calibration/pace.py) time kernels again in loops, and on the Granite
 Rapids VM on 2026-12-01 from 21:26 they read it 12-34% slower than its calibration while
@@ -25,8 +25,12 @@ the pace is found by the secant method on dlsim's prediction, to 0.1% of the mea
 --census (validation/page_census.py's counts of the same runs) prices each pass with the pages
 its stack faulted, as the campaign's cases are priced (ResNet-18's pass at batch 8 faulted
 10,979 pages in process, 10.6 ms of its 126 ms as the 19:25 calibration prices them); without
-it dlsim's heap model counts them.  --model-file names the model files, {model} where the
-network goes (default: the zoo's).
+it dlsim's heap model counts them.  --latencies (the same runs' JSON lines) prices the passes
+of networks whose constructor left the loading thread an OpenMP team as served beside it
+(serving.loader_team, as validation/serving_cases.py does): GoogLeNet's pass at batch 1 on two
+threads takes 94 ms on the thread that built it and 125 ms on another, each operator waking its
+team (2026-12-02 03:20), so without it GoogLeNet read 1.70 where the VM ran at 1.3.
+--model-file names the model files, {model} where the network goes (default: the zoo's).
 --check exits 1 unless each thread count's pace, rounded to 0.01, is the one given.
 """
 import argparse
@@ -38,6 +42,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "validation"))
+from serving_cases import loader_teams  # noqa: E402
 SCENARIO = os.path.join(ROOT, "validation", "cases", "scenarios", "cpu_infer.toml")
 TOLERANCE = 0.001
 STEPS = 8
@@ -74,14 +80,26 @@ def expected_paces(checks):
         raise ValueError(f"--check {' '.join(checks)}: expected THREADS=PACE items, e.g. 2=1.19") from None
 
 
-def seconds_per_request(dlsim, profile, row, model, pace, faults):
+def loader_teams_of(path):
+    """The networks of a campaign's JSON lines served beside the loading thread's team."""
+    try:
+        return loader_teams(path)
+    except OSError as e:
+        raise ValueError(f"--latencies {path}: {e.strerror} (expected the same runs' "
+                         "serving_cpu.py --latencies file)") from None
+
+
+def seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team=False):
     """dlsim's time for one in-process request of `row` at `pace`, its pass faulting `faults`
-    pages (None: as dlsim's heap model counts them)."""
+    pages (None: as dlsim's heap model counts them), beside the loading thread's team where
+    `loader_team`."""
     batch = int(row["batch"])
     keys = {"workload.model": model, "workload.batch": batch, "system.threads": row["server_threads"],
             "system.profile": os.path.abspath(profile), "system.cpu_pace": f"{pace:.6f}"}
     if faults is not None:
         keys["system.pass_page_faults"] = faults
+    if loader_team:
+        keys["serving.loader_team"] = "true"
     command = [dlsim, "run", SCENARIO, "--format", "json"]
     for key, value in keys.items():
         command += ["--set", f"{key}={value}"]
@@ -91,10 +109,11 @@ def seconds_per_request(dlsim, profile, row, model, pace, faults):
     return batch / json.loads(done.stdout)["throughput_images_per_s"]
 
 
-def pace_of(dlsim, profile, row, model, faults):
+def pace_of(dlsim, profile, row, model, faults, loader_team=False):
     """The pace at which dlsim's time for `row` is the measured one (secant method from 1 and 2)."""
     measured = int(row["batch"]) / float(row["images_per_s"])
-    points = [(pace, seconds_per_request(dlsim, profile, row, model, pace, faults)) for pace in (1.0, 2.0)]
+    points = [(pace, seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team))
+              for pace in (1.0, 2.0)]
     for _ in range(STEPS):
         (p0, t0), (p1, t1) = points[-2:]
         if abs(t1 - measured) <= TOLERANCE * measured:
@@ -104,7 +123,7 @@ def pace_of(dlsim, profile, row, model, faults):
             raise ValueError(f"{row['model']} b{row['batch']}: measured {measured * 1e3:.2f} ms a request, "
                              f"{points[0][1] * 1e3:.2f} ms as calibrated: a pace of {pace:.3f}, outside dlsim's "
                              f"{PACES[0]}-{PACES[1]}; were the runs served on the calibrated machine?")
-        points.append((pace, seconds_per_request(dlsim, profile, row, model, pace, faults)))
+        points.append((pace, seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team)))
     raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps")
 
 
@@ -114,6 +133,7 @@ def main():
     parser.add_argument("profile")
     parser.add_argument("served_csv")
     parser.add_argument("--census", help="validation/page_census.py's counts of the same runs")
+    parser.add_argument("--latencies", help="the same runs' JSON lines (serving_cpu.py --latencies)")
     parser.add_argument("--model-file", help="model files, {model} where the network goes")
     parser.add_argument("--check", nargs="*", default=[], metavar="THREADS=PACE")
     args = parser.parse_args()
@@ -121,6 +141,7 @@ def main():
         rows = in_process_rows(args.served_csv)
         expected = expected_paces(args.check)
         census = census_of(args.census) if args.census else {}
+        teams = loader_teams_of(args.latencies) if args.latencies else set()
         paces = {}
         for row in rows:
             model = os.path.abspath(args.model_file.format(model=row["model"])) if args.model_file else row["model"]
@@ -129,7 +150,8 @@ def main():
                 raise ValueError(f"{args.census}: no in-process count for {row['model']} b{row['batch']} on "
                                  f"{row['server_threads']} threads; take the census of the same runs")
             paces.setdefault(int(row["server_threads"]), []).append(
-                (f"{row['model']} b{row['batch']}", pace_of(args.dlsim, args.profile, row, model, census.get(key))))
+                (f"{row['model']} b{row['batch']}",
+                 pace_of(args.dlsim, args.profile, row, model, census.get(key), row["model"] in teams)))
     except (OSError, ValueError, KeyError) as e:
         print(f"reference_pace.py: {e}", file=sys.stderr)
         return 2
