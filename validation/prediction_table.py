@@ -175,6 +175,8 @@ GRANITE_THREADS_0002 = [("regnet_y_3_2gf", "RegNetY-3.2GF"), ("efficientnet_b1",
 GRANITE_MEDIANS_0211 = [("googlenet", "GoogLeNet"), ("mnasnet1_0", "MNASNet 1.0"), ("regnet_x_400mf", "RegNetX-400MF")]
 GRANITE_MEDIANS_0250 = [("efficientnet_b0", "EfficientNet-B0"), ("squeezenet1_1", "SqueezeNet 1.1"),
                         ("regnet_y_800mf", "RegNetY-800MF")]
+GRANITE_MEDIANS_0333 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("resnet34", "ResNet-34"),
+                        ("inception_v3", "Inception-v3")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -603,6 +605,9 @@ GOALS = [
     *fresh_granite_campaign("EfficientNet-B0, SqueezeNet 1.1 and RegNetY-800MF on one thread and on two on the same VM "
                             "(02:57), measured blind by the same rule, the VM faster (1.06 and 1.09)", "medians-0250",
                             GRANITE_MEDIANS_0250, MEDIANS_VARIANTS),
+    *fresh_granite_campaign("MobileNetV3-Small, ResNet-34 and Inception-v3 on one thread and on two on the same VM "
+                            "(03:4X), measured blind by the same rule", "medians-0333", GRANITE_MEDIANS_0333,
+                            MEDIANS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
