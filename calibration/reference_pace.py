@@ -18,7 +18,8 @@ network), and not ones the campaign to be priced serves.  ResNet-18 alone priced
 campaigns blind (2026-12-01 23:40 - 2026-12-02 00:42): 8.6% MAPE over 168 cases, where the
 operators' reading gave 17.0%, but on one thread it read the VM about 15% slower than the
 networks ran, its batch 1 reading 0.07-0.15 above its batch 8 in every probe that night; the
-median of the four passes priced the next campaign at 7.5% (one thread 5.2%).
+median of the four passes priced the next three campaigns at 8.1% over 252 cases, 221 within
+15%, where ResNet-18 alone would have given 9.4%, 207 (2026-12-02 02:18-03:58).
 
 A prediction's time per request is linear in the pace only where the kernels are all of it, so
 the pace is found by the secant method on dlsim's prediction, to 0.1% of the measured time.
