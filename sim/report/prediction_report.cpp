@@ -15,12 +15,11 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Nearest-rank percentile of a sample.
+// A sample's percentile as perf_analyzer reports it (0 for none).
 double percentile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+  return reported_percentile(values, q);
 }
 
 ordered_json band(double p10, double p50, double p90) { return {{"p10", p10}, {"p50", p50}, {"p90", p90}}; }
@@ -215,7 +214,7 @@ std::string prediction_table(const ordered_json& run) {
       const auto& b = run["latency_band_ms"];
       const std::string what =
           run.contains("latency_timed_requests")
-              ? fmt::format("as a run of {} requests reports them (nearest rank; P10-P90 over runs and the pass's band)",
+              ? fmt::format("as a run of {} requests reports them (perf_analyzer's rank; P10-P90 over runs and the pass's band)",
                             run["latency_timed_requests"].get<int>())
               : "with every pass at its band's fast and slow tenth";
       out += fmt::format("  {}: p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n", what, b["p50"]["p10"].get<double>(),

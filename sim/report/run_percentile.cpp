@@ -6,15 +6,11 @@
 #include <stdexcept>
 
 namespace dlsim::report {
-namespace {
 
-// The nearest rank, ceil(q n), of a sorted run of n.
-double nearest_rank(const std::vector<double>& sorted, double q) {
-  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size()) - 1e-9));
-  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+double reported_percentile(const std::vector<double>& sorted, double q) {
+  const auto index = static_cast<size_t>(std::floor(q * static_cast<double>(sorted.size() - 1) + 0.5));
+  return sorted[std::min(index, sorted.size() - 1)];
 }
-
-}  // namespace
 
 RunPercentile run_percentile(const std::vector<double>& latencies, double q, int requests) {
   if (latencies.empty() || requests < 1 || !(q > 0 && q <= 1))
@@ -26,14 +22,14 @@ RunPercentile run_percentile(const std::vector<double>& latencies, double q, int
     std::vector<double> run(latencies.begin() + static_cast<std::ptrdiff_t>(first),
                             latencies.begin() + static_cast<std::ptrdiff_t>(first + n));
     std::sort(run.begin(), run.end());
-    runs.push_back(nearest_rank(run, q));
+    runs.push_back(reported_percentile(run, q));
   }
   std::sort(runs.begin(), runs.end());
   RunPercentile out;
   out.mean = std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
-  out.p10 = nearest_rank(runs, 0.1);
-  out.p50 = nearest_rank(runs, 0.5);
-  out.p90 = nearest_rank(runs, 0.9);
+  out.p10 = reported_percentile(runs, 0.1);
+  out.p50 = reported_percentile(runs, 0.5);
+  out.p90 = reported_percentile(runs, 0.9);
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What a measured run reports as a latency percentile.  A run that times N requests
-// reports its q-th percentile as one of N latencies (the nearest rank, ceil(q N)), not the
-// population's: a harness's P99 over 16 requests is their slowest, which lands near the
+// reports its q-th percentile as one of N latencies, as perf_analyzer picks it (the sorted
+// latency at index q (N - 1) rounded half up, counting from 0; the serving harness too), not
+// the population's: a harness's P99 over 16 requests is their slowest, which lands near the
 // 94th percentile on average and scatters from run to run.  And its N requests follow one
 // another: a machine's slow spells last a second or so (infer/stalls.hpp), so a run's
 // requests meet the same few of them, and its slowest is nearer its median than the slowest
@@ -11,6 +12,9 @@
 #include <vector>
 
 namespace dlsim::report {
+
+// The q-th percentile of `sorted` (ascending, not empty) as perf_analyzer reports it.
+double reported_percentile(const std::vector<double>& sorted, double q);
 
 struct RunPercentile {
   double mean = 0;               // over runs

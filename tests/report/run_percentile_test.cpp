@@ -1,4 +1,4 @@
-// A run's reported percentile: the nearest rank over runs of consecutive requests.
+// A run's reported percentile: perf_analyzer's rank over runs of consecutive requests.
 #include "report/run_percentile.hpp"
 
 #include <gtest/gtest.h>
@@ -34,9 +34,19 @@ std::vector<double> spells(int periods, int fast, int slow) {
 TEST(RunPercentile, ARunOfOneRequestReportsTheMeanLatency) {
   const RunPercentile r = run_percentile(shuffled_ladder(100), 0.99, 1);
   EXPECT_NEAR(r.mean, 50.5, 1e-9);
-  EXPECT_EQ(r.p10, 10);
-  EXPECT_EQ(r.p50, 50);
+  EXPECT_EQ(r.p10, 11);  // index 0.1 x 99 + 0.5 = 10.4 -> 10, the eleventh
+  EXPECT_EQ(r.p50, 51);
   EXPECT_EQ(r.p90, 90);
+}
+
+TEST(RunPercentile, ARunReportsItsPercentileAsPerfAnalyzerPicksIt) {
+  // perf_analyzer's P99 over N sorted latencies is the one at index 0.99 (N - 1) + 0.5,
+  // truncated: of 48 the slowest; of 160 the 158th (157.91 -> 157), where the nearest rank,
+  // ceil(0.99 N), would take the 159th; of 256 the 253rd.
+  EXPECT_EQ(run_percentile(shuffled_ladder(48), 0.99, 48).mean, 48);
+  EXPECT_EQ(run_percentile(shuffled_ladder(160), 0.99, 160).mean, 158);
+  EXPECT_EQ(run_percentile(shuffled_ladder(256), 0.99, 256).mean, 253);
+  EXPECT_EQ(run_percentile(shuffled_ladder(48), 0.5, 48).mean, 25);  // 23.5 + 0.5 -> 24, rounded up
 }
 
 TEST(RunPercentile, SixteenRequestsThatMeetNoSpellReportTheirSlowestAsOrderStatisticsSay) {

@@ -435,8 +435,10 @@ def keep_latencies(path, row, latencies, phases, host):
 
 
 def percentile(values, q):
+    """As perf_analyzer reports it: the sorted value at index q (N - 1) rounded half up (Python's
+    round() took ties to even before 2026-12-02 05:30, one rank lower at P50 of some even N)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]
 
 
 def main():
