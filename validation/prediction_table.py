@@ -177,6 +177,8 @@ GRANITE_MEDIANS_0250 = [("efficientnet_b0", "EfficientNet-B0"), ("squeezenet1_1"
                         ("regnet_y_800mf", "RegNetY-800MF")]
 GRANITE_MEDIANS_0333 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("resnet34", "ResNet-34"),
                         ("inception_v3", "Inception-v3")]
+GRANITE_YARDSTICKS_0505 = [("shufflenet_v2_x1_0", "ShuffleNet V2 x1.0"), ("mnasnet0_5", "MNASNet 0.5"),
+                           ("mobilenet_v3_large", "MobileNetV3-Large")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -210,6 +212,12 @@ MEDIANS_VARIANTS = (("the same runs at the pace of ResNet-18 alone served just b
                     ("the same runs at the pace of ResNet-18's operators timed in a pass, the linear layers' their "
                      "own, both probed beside", "-operators-pace"),
                     OWN_PACE)
+# The campaign with a yardstick served before each network, against the readings before it.
+YARDSTICKS_VARIANTS = (("the same runs at the first yardstick, served before the campaign (the rule before)",
+                        "-first-yardstick"),
+                       ("the same runs at the mean of the yardsticks before and after each network (not blind in "
+                        "time)", "-bracketed"),
+                       OWN_PACE)
 
 
 def fresh_granite_campaign(label, campaign, networks, variants=(GRIDS_PACE, CALIBRATION_ALONE)):
@@ -608,6 +616,10 @@ GOALS = [
     *fresh_granite_campaign("MobileNetV3-Small, ResNet-34 and Inception-v3 on one thread and on two on the same VM "
                             "(03:42), measured blind by the same rule, the VM speeding up during the runs",
                             "medians-0333", GRANITE_MEDIANS_0333, MEDIANS_VARIANTS),
+    *fresh_granite_campaign("ShuffleNet V2 x1.0, MNASNet 0.5 and MobileNetV3-Large on one thread and on two on the "
+                            "same VM (05:05), 160 requests a batch-1 configuration, each network measured blind at "
+                            "the median of four served passes (a yardstick) taken just before its own runs, with a "
+                            "census", "yardsticks-0505", GRANITE_YARDSTICKS_0505, YARDSTICKS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),

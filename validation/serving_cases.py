@@ -9,7 +9,8 @@ phases (validation/serving_phases.py), the time under and waiting for the model'
         --protocols MACHINE --cpu CATALOG_CPU --tag 'GROUP_TAG-{model}' --header NOTE.txt \
         --out validation/cases/X.toml [--latencies validation/data/serving_latencies_X.jsonl] \
         [--census validation/data/page_census_X.csv] [--model-file 'validation/oracle/onnx/{model}_train.onnx'] \
-        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93 | --pace 1=0.95 --pace 2=0.93] \
+        [--input-profile calibration/profiles/input/torchvision-MACHINE.toml] [--pace 0.93 | --pace 1=0.95 --pace 2=0.93 \
+        | --pace resnet34:1=0.95 ...] \
         [--pace-by-op linear=1.02] \
         [--bounds build/sim/cli/dlsim]
 
@@ -33,7 +34,9 @@ which its id then names, a JPEG decoded at that profile's pace.
 --pace prices every case at the machine's pace on the day (system.cpu_pace:
 calibration/probe_pace.sh, taken before the campaign), or, as THREADS=PACE once for each thread
 count, the cases served on that many threads at that pace (with --census, whose suites are one
-configuration each); --pace-by-op an operator's kernels at their own (system.cpu_pace_by_op, as
+configuration each), or, as MODEL:THREADS=PACE, one network's on that many threads (where
+validation/measure/serving_campaign.sh read a yardstick before each network; a network without
+its own takes its thread count's); --pace-by-op an operator's kernels at their own (system.cpu_pace_by_op, as
 calibration/pace.py prints it).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
@@ -59,12 +62,17 @@ CENSUS_KEYS = ("batch", "server_threads", "deployment", "protocol", "mode")
 
 
 def machine_pace(text):
-    """"0.93" -> (None, 0.93), every case's; "2=0.93" -> ("2", 0.93), the cases on two threads'."""
-    threads, _, pace = text.rpartition("=")
+    """"0.93" -> (None, None, 0.93), every case's; "2=0.93" -> (None, "2", 0.93), the cases on
+    two threads'; "resnet34:2=0.93" -> ("resnet34", "2", 0.93), ResNet-34's on two threads."""
+    where, _, pace = text.rpartition("=")
+    model, _, threads = where.rpartition(":")
     try:
-        return (threads or None), float(pace)
+        if threads and not threads.isdigit():
+            raise ValueError
+        return (model or None), (threads or None), float(pace)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected PACE or THREADS=PACE, e.g. 0.93 or 2=0.93") from None
+        raise argparse.ArgumentTypeError(f"{text!r}: expected PACE, THREADS=PACE or MODEL:THREADS=PACE, "
+                                         "e.g. 0.93, 2=0.93 or resnet34:2=0.93") from None
 
 
 def operator_pace(text):
@@ -94,7 +102,7 @@ class Writer:
         self.rows = campaign_rows(args.data)
         self.census = read_census(args.census) if args.census else {}
         self.id_input = " {input}" if args.input_profile else ""
-        self.pace_by_threads = {threads: pace for threads, pace in args.pace if threads}
+        self.paces = {(model, threads): pace for model, threads, pace in args.pace if threads}
 
     def suite(self, where, deployment, group, measured, predicted, data=None):
         """One suite, or with a census one for each of its configurations, each given the
@@ -128,8 +136,8 @@ class Writer:
         lines.append("where = { " + ", ".join(f'{k} = "{v}"' for k, v in where) + " }")
         team = ['"serving.loader_team" = "true"'] if dict(where)["model"] in self.loader_teams else []
         team += list(counted)
-        if self.pace_by_threads:
-            team.append(f'"system.cpu_pace" = "{self.pace_by_threads[dict(where)["server_threads"]]}"')
+        if self.paces:
+            team.append(f'"system.cpu_pace" = "{served_pace(self.paces, dict(where))}"')
         if deployment == "in-process":
             if team:
                 lines.append("set = { " + ", ".join(team) + " }")
@@ -145,7 +153,7 @@ class Writer:
         """The case file, each group's bound from `bounds` (0 where it has none yet)."""
         a = self.args
         model = relative(a.model_file, SCENARIOS) if a.model_file else "{model}"
-        pace = "".join(f', "system.cpu_pace" = "{value}"' for threads, value in a.pace if not threads)
+        pace = "".join(f', "system.cpu_pace" = "{value}"' for _, threads, value in a.pace if not threads)
         pace += "".join(f', "system.cpu_pace_by_op.{op}" = "{value}"' for op, value in a.pace_by_op)
         inputs = (f', "serving.input" = "{{input}}", "system.input_profile" = "{relative(a.input_profile, SCENARIOS)}"'
                   if a.input_profile else "")
@@ -163,15 +171,30 @@ class Writer:
         return header + "\n" + defaults + "\n\n" + "\n\n".join(suites) + "\n"
 
 
+def served_pace(paces, where):
+    """The pace of the cases `where` selects (a network on a thread count): the network's own
+    on that many threads where --pace gives one, else the thread count's (None: neither)."""
+    threads = where["server_threads"]
+    return paces.get((where["model"], threads), paces.get((None, threads)))
+
+
 def pace_problem(args):
     """What is wrong with the --pace arguments for this campaign, or None."""
-    by_threads = {threads for threads, _ in args.pace if threads}
+    by_threads = [(model, threads) for model, threads, _ in args.pace if threads]
     if len(args.pace) > 1 and len(by_threads) != len(args.pace):
-        return "--pace once for every case, or as THREADS=PACE once for each thread count"
-    served = {r["server_threads"] for r in campaign_rows(args.data)}
-    if by_threads and (not args.census or served - by_threads):
-        return (f"--pace THREADS=PACE needs --census and a pace for every thread count served "
-                f"({', '.join(sorted(served))}); got {', '.join(sorted(by_threads))}")
+        return "--pace once for every case, or as [MODEL:]THREADS=PACE once for each thread count or network"
+    if len(set(by_threads)) != len(by_threads):
+        return "--pace: a thread count or network given twice"
+    rows = campaign_rows(args.data)
+    served = {r["server_threads"] for r in rows}
+    paces = dict.fromkeys(by_threads, 1.0)
+    unpriced = {(r["model"], r["server_threads"]) for r in rows
+                if served_pace(paces, {"model": r["model"], "server_threads": r["server_threads"]}) is None}
+    if by_threads and (not args.census or unpriced):
+        got = ", ".join(sorted(f"{model}:{threads}" if model else threads for model, threads in by_threads))
+        return (f"--pace [MODEL:]THREADS=PACE needs --census and a pace for every thread count served "
+                f"({', '.join(sorted(served))}), or for each network on it; got {got}"
+                + (f" (none for {', '.join(f'{m} on {t}' for m, t in sorted(unpriced))})" if unpriced else ""))
     return None
 
 
@@ -260,8 +283,9 @@ def main():
     ap.add_argument("--census", help="validation/page_census.py's counts: each configuration priced with its own")
     ap.add_argument("--model-file", help="the network's model file, {model} where its name goes (default: the zoo's)")
     ap.add_argument("--input-profile", help="the machine's input calibration: cases served from their rows' input")
-    ap.add_argument("--pace", type=machine_pace, action="append", default=[], metavar="[THREADS=]PACE",
-                    help="the machine's pace on the day (system.cpu_pace), for every case or those on THREADS")
+    ap.add_argument("--pace", type=machine_pace, action="append", default=[], metavar="[[MODEL:]THREADS=]PACE",
+                    help="the machine's pace on the day (system.cpu_pace), for every case, those on THREADS, or"
+                         " MODEL's on THREADS")
     ap.add_argument("--pace-by-op", type=operator_pace, action="append", default=[], metavar="OPERATOR=PACE",
                     help="an operator's own pace on the day (system.cpu_pace_by_op: linear=1.02)")
     ap.add_argument("--bounds", metavar="DLSIM")

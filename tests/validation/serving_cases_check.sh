@@ -8,7 +8,8 @@
 # whose clients read files (--input-profile); so too the Granite Rapids 08:45 campaign's, priced at
 # the pace probed on the day (--pace); so too its 11:09 campaign's, priced from a page census
 # keyed by its clients (--census); so too its 00:12 campaign's, each thread count at its own pace
-# (--pace THREADS=PACE); a missing data file is refused with exit 2.
+# (--pace THREADS=PACE); so too its 05:05 campaign's, each network at the yardstick served before
+# it (--pace MODEL:THREADS=PACE); a missing data file is refused with exit 2.
 set -euo pipefail
 source_dir=$1
 work=$(mktemp -d)
@@ -126,7 +127,43 @@ if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/
   echo "a campaign on two thread counts was accepted with the pace of one" >&2
   exit 1
 else
-  [ $? -eq 2 ] && grep -q "a pace for every thread count served (1, 2); got 2" "$work/err"
+  [ $? -eq 2 ] && grep -q "a pace for every thread count served (1, 2), or for each network on it; got 2" "$work/err"
+fi
+# A pace for each network on each thread count (--pace MODEL:THREADS=PACE): the 05:05 campaign's
+# file again, each network at the yardstick served just before its runs; a network without a
+# pace of its own takes its thread count's; one priced on neither refused; a malformed one too.
+campaign=serving_cpu_devbox_granite_yardsticks_0505
+yard_args=(--phases validation/data/serving_phases_devbox_granite_yardsticks_0505.csv
+  --latencies validation/data/serving_latencies_devbox_granite_yardsticks_0505.jsonl
+  --profile calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-1925-pytorch.toml
+  --protocols devbox-xeon-granite-rapids-2vcpu-1201-1925 --cpu xeon-granite-rapids-kvm
+  --model-file 'validation/oracle/onnx/{model}_train.onnx'
+  --census validation/data/page_census_devbox_granite_yardsticks_0505.csv
+  --tag 'devbox-xeon-granite-rapids-{model}-yardsticks-0505')
+remade yardsticks $campaign "${yard_args[@]}" --pace shufflenet_v2_x1_0:1=1.11 --pace shufflenet_v2_x1_0:2=1.07 \
+  --pace mnasnet0_5:1=1.04 --pace mnasnet0_5:2=1.09 --pace mobilenet_v3_large:1=1.06 --pace mobilenet_v3_large:2=1.04
+/usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${yard_args[@]}" \
+  --pace mnasnet0_5:2=1.09 --pace 1=1.11 --pace 2=1.07 --header "$work/header.txt" --out "$work/mixed.toml"
+/usr/bin/python3 - "$work/mixed.toml" <<'PY'
+import sys, tomllib
+paces = {(s["where"]["model"], s["where"]["server_threads"], s["set"]["system.cpu_pace"])
+         for s in tomllib.load(open(sys.argv[1], "rb"))["suite"] if "server_threads" in s["where"]}
+assert ("mnasnet0_5", "2", "1.09") in paces and ("mnasnet0_5", "1", "1.11") in paces, paces
+assert ("shufflenet_v2_x1_0", "2", "1.07") in paces and len(paces) == 6, paces
+PY
+if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${yard_args[@]}" \
+     --pace mnasnet0_5:1=1.04 --pace 2=1.07 --header "$work/header.txt" --out "$work/unpriced.toml" 2> "$work/err"; then
+  echo "networks on one thread with no pace were accepted" >&2
+  exit 1
+else
+  [ $? -eq 2 ] && grep -q "(none for mobilenet_v3_large on 1, shufflenet_v2_x1_0 on 1)" "$work/err"
+fi
+if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${yard_args[@]}" \
+     --pace mnasnet0_5:two=1.04 --header "$work/header.txt" --out "$work/bad.toml" 2> "$work/err"; then
+  echo "a pace for 'two' threads was accepted" >&2
+  exit 1
+else
+  [ $? -eq 2 ] && grep -q "'mnasnet0_5:two=1.04': expected PACE, THREADS=PACE or MODEL:THREADS=PACE" "$work/err"
 fi
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
@@ -146,6 +183,6 @@ suites "$source_dir/validation/cases/serving_open_devbox_turin21_0045.toml" "$wo
 suites "$work/open.toml" "$work/open_made.txt"
 diff "$work/open_committed.txt" "$work/open_made.txt"
 echo "serving_cases.py: the 22:24 and 09:15 (ONNX) campaigns' case files made again; 19:23's loader teams set; 13:50's file clients;"\
-  "08:45's pace; 11:09's census by its clients; 00:12's pace by threads;"\
+  "08:45's pace; 11:09's census by its clients; 00:12's pace by threads; 05:05's pace by network;"\
   "a missing file refused;"\
   "serving_open_cases.py: the 00:45 open loops' case file made again"
