@@ -179,6 +179,8 @@ GRANITE_MEDIANS_0333 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("resnet34"
                         ("inception_v3", "Inception-v3")]
 GRANITE_YARDSTICKS_0505 = [("shufflenet_v2_x1_0", "ShuffleNet V2 x1.0"), ("mnasnet0_5", "MNASNet 0.5"),
                            ("mobilenet_v3_large", "MobileNetV3-Large")]
+GRANITE_YARDSTICKS_0555 = [("shufflenet_v2_x0_5", "ShuffleNet V2 x0.5"), ("mnasnet0_75", "MNASNet 0.75"),
+                           ("regnet_y_400mf", "RegNetY-400MF")]
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -620,6 +622,8 @@ GOALS = [
                             "same VM (05:05), 160 requests a batch-1 configuration, each network measured blind at "
                             "the median of four served passes (a yardstick) taken just before its own runs, with a "
                             "census", "yardsticks-0505", GRANITE_YARDSTICKS_0505, YARDSTICKS_VARIANTS),
+    *fresh_granite_campaign("ShuffleNet V2 x0.5, MNASNet 0.75 and RegNetY-400MF on the same VM (05:55), measured blind "
+                            "by the same rule", "yardsticks-0555", GRANITE_YARDSTICKS_0555, YARDSTICKS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
