@@ -36,8 +36,8 @@ calibration/probe_pace.sh, taken before the campaign), or, as THREADS=PACE once 
 count, the cases served on that many threads at that pace (with --census, whose suites are one
 configuration each), or, as MODEL:THREADS=PACE, one network's on that many threads (where
 validation/measure/serving_campaign.sh read a yardstick before each network; a network without
-its own takes its thread count's); --pace-by-op an operator's kernels at their own (system.cpu_pace_by_op, as
-calibration/pace.py prints it).
+its own takes its thread count's); --pace-by-op an operator's kernels at their own
+(system.cpu_pace_by_op, as calibration/pace.py prints it).
 --bounds sets each group's bound to what it achieves (its MAPE rounded up, one more when
 whole), as the committed case files do, so that a regression fails while a gap stays visible.
 """
@@ -67,7 +67,7 @@ def machine_pace(text):
     where, _, pace = text.rpartition("=")
     model, _, threads = where.rpartition(":")
     try:
-        if threads and not threads.isdigit():
+        if (threads or model) and not threads.isdigit():
             raise ValueError
         return (model or None), (threads or None), float(pace)
     except ValueError:
@@ -187,6 +187,10 @@ def pace_problem(args):
         return "--pace: a thread count or network given twice"
     rows = campaign_rows(args.data)
     served = {r["server_threads"] for r in rows}
+    strangers = sorted({model for model, _ in by_threads if model} - {r["model"] for r in rows})
+    if strangers:
+        return f"--pace for {', '.join(strangers)}, which the campaign did not serve (it served " \
+               f"{', '.join(dict.fromkeys(r['model'] for r in rows))})"
     paces = dict.fromkeys(by_threads, 1.0)
     unpriced = {(r["model"], r["server_threads"]) for r in rows
                 if served_pace(paces, {"model": r["model"], "server_threads": r["server_threads"]}) is None}

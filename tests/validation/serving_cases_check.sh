@@ -131,7 +131,8 @@ else
 fi
 # A pace for each network on each thread count (--pace MODEL:THREADS=PACE): the 05:05 campaign's
 # file again, each network at the yardstick served just before its runs; a network without a
-# pace of its own takes its thread count's; one priced on neither refused; a malformed one too.
+# pace of its own takes its thread count's; one priced on neither refused; a malformed one too,
+# and one for a network the campaign did not serve.
 campaign=serving_cpu_devbox_granite_yardsticks_0505
 yard_args=(--phases validation/data/serving_phases_devbox_granite_yardsticks_0505.csv
   --latencies validation/data/serving_latencies_devbox_granite_yardsticks_0505.jsonl
@@ -164,6 +165,14 @@ if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/
   exit 1
 else
   [ $? -eq 2 ] && grep -q "'mnasnet0_5:two=1.04': expected PACE, THREADS=PACE or MODEL:THREADS=PACE" "$work/err"
+fi
+if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/$campaign.csv "${yard_args[@]}" \
+     --pace resnet50:1=1.04 --pace 1=1.11 --pace 2=1.07 --header "$work/header.txt" --out "$work/stranger.toml" \
+     2> "$work/err"; then
+  echo "a pace for a network the campaign did not serve was accepted" >&2
+  exit 1
+else
+  [ $? -eq 2 ] && grep -q "\-\-pace for resnet50, which the campaign did not serve" "$work/err"
 fi
 if /usr/bin/python3 "$source_dir/validation/serving_cases.py" --data validation/data/none.csv --profile x \
      --protocols x --cpu x --tag x --header "$work/header.txt" --out "$work/none.toml" 2> "$work/err"; then
