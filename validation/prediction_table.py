@@ -87,100 +87,101 @@ def networks_campaign(label, campaign, networks, machine="devbox-epyc-genoa"):
     return [(label, sum(groups, ()))] + list(zip(names, groups))
 
 
+# Each network's name in the tables, by its zoo slug.
+NETWORK_NAMES = {
+    "alexnet": "AlexNet", "convnext_small": "ConvNeXt-S", "convnext_tiny": "ConvNeXt-T", "densenet121": "DenseNet-121",
+    "densenet169": "DenseNet-169", "efficientnet_b0": "EfficientNet-B0", "efficientnet_b1": "EfficientNet-B1",
+    "efficientnet_b2": "EfficientNet-B2", "efficientnet_b3": "EfficientNet-B3", "efficientnet_b4": "EfficientNet-B4",
+    "efficientnet_v2_s": "EfficientNetV2-S", "googlenet": "GoogLeNet", "inception_v3": "Inception-v3",
+    "mnasnet0_5": "MNASNet 0.5", "mnasnet0_75": "MNASNet 0.75", "mnasnet1_0": "MNASNet 1.0",
+    "mnasnet1_3": "MNASNet 1.3", "mobilenet_v2": "MobileNetV2", "mobilenet_v3_large": "MobileNetV3-Large",
+    "mobilenet_v3_small": "MobileNetV3-Small", "regnet_x_1_6gf": "RegNetX-1.6GF", "regnet_x_3_2gf": "RegNetX-3.2GF",
+    "regnet_x_400mf": "RegNetX-400MF", "regnet_x_800mf": "RegNetX-800MF", "regnet_y_1_6gf": "RegNetY-1.6GF",
+    "regnet_y_3_2gf": "RegNetY-3.2GF", "regnet_y_400mf": "RegNetY-400MF", "regnet_y_800mf": "RegNetY-800MF",
+    "resnet101": "ResNet-101", "resnet152": "ResNet-152", "resnet18": "ResNet-18", "resnet34": "ResNet-34",
+    "resnet50": "ResNet-50", "resnext50_32x4d": "ResNeXt-50 32x4d", "shufflenet_v2_x0_5": "ShuffleNetV2 0.5x",
+    "shufflenet_v2_x1_0": "ShuffleNetV2 1.0x", "shufflenet_v2_x1_5": "ShuffleNetV2 1.5x",
+    "shufflenet_v2_x2_0": "ShuffleNetV2 2.0x", "squeezenet1_0": "SqueezeNet 1.0", "squeezenet1_1": "SqueezeNet 1.1",
+    "vgg11": "VGG-11", "vgg13": "VGG-13", "vgg16": "VGG-16", "vgg19": "VGG-19", "wide_resnet50_2": "Wide ResNet-50-2",
+}
+
+
+def named(*slugs):
+    """The (slug, name) pairs of a campaign's networks, as NETWORK_NAMES names them."""
+    return [(slug, NETWORK_NAMES[slug]) for slug in slugs]
+
+
 # The networks of the 21:38 Genoa campaign, predicted from two calibrations.
-UNSEEN_2138 = [("alexnet", "AlexNet"), ("vgg11", "VGG-11"), ("resnet101", "ResNet-101")]
+UNSEEN_2138 = named("alexnet", "vgg11", "resnet101")
 # The networks of the 19:48 Zen 5 campaign, predicted from two calibrations.
-ZEN5_1950 = [("resnet101", "ResNet-101"), ("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("resnet34", "ResNet-34")]
+ZEN5_1950 = named("resnet101", "resnet152", "vgg19", "resnet34")
 # Its networks measured three times more, and the 16:20 and 17:16 campaigns' networks.
-ZEN5_REPEATS = [("vgg19", "VGG-19"), ("resnet34", "ResNet-34"), ("resnet101", "ResNet-101")]
-ZEN5_1620 = [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50"), ("mobilenet_v2", "MobileNetV2")]
+ZEN5_REPEATS = named("vgg19", "resnet34", "resnet101")
+ZEN5_1620 = named("resnet18", "resnet50", "mobilenet_v2")
 # The campaign after the Python stacks were timed as they serve.
-ZEN5_STACKS = [("resnet34", "ResNet-34"), ("mobilenet_v2", "MobileNetV2")]
+ZEN5_STACKS = named("resnet34", "mobilenet_v2")
 # The first campaign priced from a page census taken before it.
-ZEN5_CENSUS_FIRST = [("resnet34", "ResNet-34"), ("googlenet", "GoogLeNet")]
-ZEN5_CENSUS_FIRST_2 = [("resnet18", "ResNet-18"), ("vgg11", "VGG-11")]
+ZEN5_CENSUS_FIRST = named("resnet34", "googlenet")
+ZEN5_CENSUS_FIRST_2 = named("resnet18", "vgg11")
 # Networks known only by their ONNX export, none served or timed on a CPU before.
-ONNX_NETWORKS = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", "MobileNetV3-Large"),
-                 ("shufflenet_v2_x1_0", "ShuffleNetV2"), ("regnet_y_400mf", "RegNetY-400MF"),
-                 ("densenet121", "DenseNet-121"), ("squeezenet1_1", "SqueezeNet 1.1")]
+ONNX_NETWORKS = named("efficientnet_b0", "mobilenet_v3_large", "shufflenet_v2_x1_0", "regnet_y_400mf", "densenet121",
+                      "squeezenet1_1")
 
 # The networks of the Milan VM's 19:19 campaign, after its page's price was taken again.
-MILAN_1919 = [("mobilenet_v2", "MobileNetV2"), ("mnasnet1_0", "MNASNet 1.0"), ("googlenet", "GoogLeNet")]
+MILAN_1919 = named("mobilenet_v2", "mnasnet1_0", "googlenet")
 # Thin networks the Milan VM's 21:52 campaign served, never served or timed on any VM.
-MILAN_THIN_2153 = [("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x0_5", "ShuffleNetV2 x0.5")]
+MILAN_THIN_2153 = named("regnet_x_400mf", "shufflenet_v2_x0_5")
 # The Milan VM's in-process runs of 2026-11-30 01:42, three rounds, a case at their median.
-MILAN_REPEATS_0142 = [("mobilenet_v3_large", "MobileNetV3-Large"), ("mnasnet1_0", "MNASNet 1.0"),
-                      ("regnet_x_400mf", "RegNetX-400MF"), ("shufflenet_v2_x1_0", "ShuffleNetV2"),
-                      ("mobilenet_v2", "MobileNetV2"), ("efficientnet_b0", "EfficientNet-B0"),
-                      ("resnet18", "ResNet-18")]
+MILAN_REPEATS_0142 = named("mobilenet_v3_large", "mnasnet1_0", "regnet_x_400mf", "shufflenet_v2_x1_0", "mobilenet_v2",
+                           "efficientnet_b0", "resnet18")
 # Networks the Milan VM's 2026-11-30 04:09 campaign served, never served on that VM kind.
-MILAN_BLIND_0409 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("mnasnet0_5", "MNASNet 0.5"),
-                    ("alexnet", "AlexNet"), ("vgg11", "VGG-11")]
+MILAN_BLIND_0409 = named("mobilenet_v3_small", "mnasnet0_5", "alexnet", "vgg11")
 # Networks the Milan VM's 2026-11-30 07:23 campaign served (dlsim's zoo), never served on that VM kind.
-MILAN_BLIND_0723 = [("resnet34", "ResNet-34"), ("vgg13", "VGG-13"), ("resnet101", "ResNet-101")]
+MILAN_BLIND_0723 = named("resnet34", "vgg13", "resnet101")
 # The Milan VM's 2026-11-30 09:50 campaign: clients reading their images from JPEG files.
-MILAN_FILES_0950 = [("resnet18", "ResNet-18"), ("mobilenet_v3_small", "MobileNetV3-Small")]
+MILAN_FILES_0950 = named("resnet18", "mobilenet_v3_small")
 # The Granite Rapids VM's 2026-11-30 13:50 campaign: ResNet-18 from files, MobileNetV2 from tensors.
 GRANITE_1350 = [("resnet18", "ResNet-18 from files"), ("mobilenet_v2", "MobileNetV2, never timed on any VM")]
 # Its 14:18 campaign: a network its calibration timed and one it did not.
-GRANITE_1418 = [("resnet50", "ResNet-50"), ("vgg11", "VGG-11")]
+GRANITE_1418 = named("resnet50", "vgg11")
 # Its 15:36 and 16:04 campaigns, after the linear fits learned weights read for every sample.
-GRANITE_1540 = [("alexnet", "AlexNet"), ("vgg13", "VGG-13")]
+GRANITE_1540 = named("alexnet", "vgg13")
 GRANITE_1604 = [("alexnet", "AlexNet at batches 2 and 16"), ("vgg16", "VGG-16 at batches 1 and 8")]
-GRANITE_1703 = [("alexnet", "AlexNet"), ("vgg16", "VGG-16")]
+GRANITE_1703 = named("alexnet", "vgg16")
 # Its 19:03 campaign (and that campaign's two-thread half again at 20:18): two networks its
 # calibration never timed, most of their operators fitted.
-GRANITE_1915 = [("googlenet", "GoogLeNet"), ("inception_v3", "Inception-v3")]
-GRANITE_2149 = [("densenet121", "DenseNet-121"), ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x"),
-                ("squeezenet1_1", "SqueezeNet 1.1")]
-GRANITE_2223 = [("efficientnet_b0", "EfficientNet-B0"), ("mobilenet_v3_large", "MobileNetV3-Large"),
-                ("regnet_y_400mf", "RegNetY-400MF")]
-GRANITE_2351 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("regnet_x_400mf", "RegNetX-400MF"),
-                ("mnasnet1_0", "MNASNet 1.0")]
-GRANITE_0019 = [("mnasnet0_5", "MNASNet 0.5"), ("shufflenet_v2_x0_5", "ShuffleNetV2 0.5x")]
-GRANITE_0258 = [("mnasnet0_75", "MNASNet 0.75"), ("shufflenet_v2_x1_5", "ShuffleNetV2 1.5x"),
-                ("resnet34", "ResNet-34")]
-GRANITE_0356 = [("squeezenet1_0", "SqueezeNet 1.0"), ("regnet_y_800mf", "RegNetY-800MF")]
-GRANITE_0540 = [("mnasnet1_3", "MNASNet 1.3"), ("regnet_x_800mf", "RegNetX-800MF"),
-                ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
-GRANITE_0628 = [("efficientnet_b1", "EfficientNet-B1"), ("regnet_y_1_6gf", "RegNetY-1.6GF"),
-                ("regnet_x_1_6gf", "RegNetX-1.6GF")]
-GRANITE_0845 = [("efficientnet_b2", "EfficientNet-B2"), ("regnet_y_3_2gf", "RegNetY-3.2GF"),
-                ("resnext50_32x4d", "ResNeXt-50 32x4d")]
-GRANITE_1109 = [("efficientnet_b3", "EfficientNet-B3"), ("densenet169", "DenseNet-169"),
-                ("regnet_x_3_2gf", "RegNetX-3.2GF")]
-GRANITE_1134 = [("efficientnet_v2_s", "EfficientNetV2-S"), ("wide_resnet50_2", "Wide ResNet-50-2"),
-                ("mobilenet_v3_large", "MobileNetV3-Large")]
+GRANITE_1915 = named("googlenet", "inception_v3")
+GRANITE_2149 = named("densenet121", "shufflenet_v2_x1_0", "squeezenet1_1")
+GRANITE_2223 = named("efficientnet_b0", "mobilenet_v3_large", "regnet_y_400mf")
+GRANITE_2351 = named("mobilenet_v3_small", "regnet_x_400mf", "mnasnet1_0")
+GRANITE_0019 = named("mnasnet0_5", "shufflenet_v2_x0_5")
+GRANITE_0258 = named("mnasnet0_75", "shufflenet_v2_x1_5", "resnet34")
+GRANITE_0356 = named("squeezenet1_0", "regnet_y_800mf")
+GRANITE_0540 = named("mnasnet1_3", "regnet_x_800mf", "shufflenet_v2_x2_0")
+GRANITE_0628 = named("efficientnet_b1", "regnet_y_1_6gf", "regnet_x_1_6gf")
+GRANITE_0845 = named("efficientnet_b2", "regnet_y_3_2gf", "resnext50_32x4d")
+GRANITE_1109 = named("efficientnet_b3", "densenet169", "regnet_x_3_2gf")
+GRANITE_1134 = named("efficientnet_v2_s", "wide_resnet50_2", "mobilenet_v3_large")
 # The freshly booted Granite Rapids VM's five campaigns (2026-12-01 14:38, 15:02, 15:12, 15:24 and 15:39).
-GRANITE_FRESH_1440 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("efficientnet_b4", "EfficientNet-B4")]
-GRANITE_DENSE_1500 = [("resnet152", "ResNet-152"), ("vgg19", "VGG-19"), ("mobilenet_v2", "MobileNetV2"),
-                      ("shufflenet_v2_x1_0", "ShuffleNetV2 1.0x")]
-GRANITE_THIN_1530 = [("efficientnet_b0", "EfficientNet-B0"), ("regnet_y_400mf", "RegNetY-400MF"),
-                     ("googlenet", "GoogLeNet"), ("densenet121", "DenseNet-121")]
-GRANITE_REMOTE_1530 = [("resnet50", "ResNet-50"), ("resnet101", "ResNet-101"), ("mobilenet_v2", "MobileNetV2")]
-GRANITE_ONE_THREAD_1535 = [("resnet50", "ResNet-50"), ("efficientnet_b0", "EfficientNet-B0"),
-                           ("densenet121", "DenseNet-121")]
+GRANITE_FRESH_1440 = named("resnet50", "resnet101", "efficientnet_b4")
+GRANITE_DENSE_1500 = named("resnet152", "vgg19", "mobilenet_v2", "shufflenet_v2_x1_0")
+GRANITE_THIN_1530 = named("efficientnet_b0", "regnet_y_400mf", "googlenet", "densenet121")
+GRANITE_REMOTE_1530 = named("resnet50", "resnet101", "mobilenet_v2")
+GRANITE_ONE_THREAD_1535 = named("resnet50", "efficientnet_b0", "densenet121")
 # A channels-last network served there (18:47), imported from its ONNX export.
-GRANITE_CONVNEXT_1842 = [("convnext_tiny", "ConvNeXt-T")]
+GRANITE_CONVNEXT_1842 = named("convnext_tiny")
 # The fresh VM's campaigns priced from its own 19:25 calibration: a GEMM-bound network beside a
 # oneDNN-bound one, then two mostly linear ones beside a convolutional one.
-GRANITE_KINDS_2115 = [("convnext_small", "ConvNeXt-S"), ("resnet50", "ResNet-50")]
-GRANITE_LINEARS_2135 = [("vgg11", "VGG-11"), ("alexnet", "AlexNet"), ("regnet_y_1_6gf", "RegNetY-1.6GF")]
-GRANITE_SERVED_2337 = [("resnext50_32x4d", "ResNeXt-50 32x4d"), ("densenet169", "DenseNet-169"),
-                       ("mobilenet_v3_large", "MobileNetV3-Large")]
-GRANITE_SERVED_2347 = [("resnet34", "ResNet-34"), ("efficientnet_b2", "EfficientNet-B2"),
-                       ("regnet_x_3_2gf", "RegNetX-3.2GF")]
-GRANITE_THREADS_0002 = [("regnet_y_3_2gf", "RegNetY-3.2GF"), ("efficientnet_b1", "EfficientNet-B1"),
-                        ("shufflenet_v2_x2_0", "ShuffleNetV2 2.0x")]
-GRANITE_MEDIANS_0211 = [("googlenet", "GoogLeNet"), ("mnasnet1_0", "MNASNet 1.0"), ("regnet_x_400mf", "RegNetX-400MF")]
-GRANITE_MEDIANS_0250 = [("efficientnet_b0", "EfficientNet-B0"), ("squeezenet1_1", "SqueezeNet 1.1"),
-                        ("regnet_y_800mf", "RegNetY-800MF")]
-GRANITE_MEDIANS_0333 = [("mobilenet_v3_small", "MobileNetV3-Small"), ("resnet34", "ResNet-34"),
-                        ("inception_v3", "Inception-v3")]
-GRANITE_YARDSTICKS_0505 = [("shufflenet_v2_x1_0", "ShuffleNet V2 x1.0"), ("mnasnet0_5", "MNASNet 0.5"),
-                           ("mobilenet_v3_large", "MobileNetV3-Large")]
-GRANITE_YARDSTICKS_0555 = [("shufflenet_v2_x0_5", "ShuffleNet V2 x0.5"), ("mnasnet0_75", "MNASNet 0.75"),
-                           ("regnet_y_400mf", "RegNetY-400MF")]
+GRANITE_KINDS_2115 = named("convnext_small", "resnet50")
+GRANITE_LINEARS_2135 = named("vgg11", "alexnet", "regnet_y_1_6gf")
+GRANITE_SERVED_2337 = named("resnext50_32x4d", "densenet169", "mobilenet_v3_large")
+GRANITE_SERVED_2347 = named("resnet34", "efficientnet_b2", "regnet_x_3_2gf")
+GRANITE_THREADS_0002 = named("regnet_y_3_2gf", "efficientnet_b1", "shufflenet_v2_x2_0")
+GRANITE_MEDIANS_0211 = named("googlenet", "mnasnet1_0", "regnet_x_400mf")
+GRANITE_MEDIANS_0250 = named("efficientnet_b0", "squeezenet1_1", "regnet_y_800mf")
+GRANITE_MEDIANS_0333 = named("mobilenet_v3_small", "resnet34", "inception_v3")
+GRANITE_YARDSTICKS_0505 = named("shufflenet_v2_x1_0", "mnasnet0_5", "mobilenet_v3_large")
+GRANITE_YARDSTICKS_0555 = named("shufflenet_v2_x0_5", "mnasnet0_75", "regnet_y_400mf")
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -328,36 +329,36 @@ GOALS = [
     *networks_campaign(
         "VGG-13 (two threads and one) and ResNet-152 (two threads), neither served or timed before, one client at "
         "batch 1 and 8 (22:24), measured blind after the same calibration", "unseen-2224",
-        [("vgg13", "VGG-13"), ("resnet152", "ResNet-152")]),
+        named("vgg13", "resnet152")),
     networks_campaign(
         "the Zen 5 kind again on another host (2026-11-27 23:44, its TSC at 2.1 GHz), ResNet-18 in the 21 "
         "configurations of 2026-11-22 on one thread and two and ResNet-50 with one client, measured first and "
         "predicted from the 2026-11-22 profiles carried by the catalog's clock and peak, its pages at this host's "
         "write rates (timed at 00:21)", "2344-carried",
-        [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")], machine="devbox-epyc-turin21")[0],
+        named("resnet18", "resnet50"), machine="devbox-epyc-turin21")[0],
     networks_campaign("the same runs predicted from the calibration taken straight after them (00:21), with the "
                       "price of a page inside ResNet-18's passes timed at 03:00 added",
-                      "2344-recalibrated", [("resnet18", "ResNet-18"), ("resnet50", "ResNet-50")],
+                      "2344-recalibrated", named("resnet18", "resnet50"),
                       machine="devbox-epyc-turin21")[0],
     *networks_campaign(
         "ResNet-34, VGG-11 and MobileNetV2, never timed or served on that host, one client at batch 1 and 8 on two "
         "threads and one (00:53), measured blind after that calibration (the page price inside passes added "
         "after, at 03:00)", "unseen-0053",
-        [("resnet34", "ResNet-34"), ("vgg11", "VGG-11"), ("mobilenet_v2", "MobileNetV2")],
+        named("resnet34", "vgg11", "mobilenet_v2"),
         machine="devbox-epyc-turin21"),
     *networks_campaign(
         "AlexNet, GoogLeNet and VGG-13, never timed or served on that host, one client at batch 1 and 8 on two "
         "threads and one (03:32), measured blind after the page price inside passes joined that calibration",
-        "unseen-0332", [("alexnet", "AlexNet"), ("googlenet", "GoogLeNet"), ("vgg13", "VGG-13")],
+        "unseen-0332", named("alexnet", "googlenet", "vgg13"),
         machine="devbox-epyc-turin21"),
     *networks_campaign(
         "GoogLeNet and ResNet-34 again, on a fresh VM of that kind (11:28), the same configurations measured blind "
-        "from the other instance's calibration", "1128", [("googlenet", "GoogLeNet"), ("resnet34", "ResNet-34")],
+        "from the other instance's calibration", "1128", named("googlenet", "resnet34"),
         machine="devbox-epyc-turin21"),
     *networks_campaign(
         "Inception-v3 and VGG-16, never served on that VM kind (VGG-16 on none), the same configurations (13:41), "
         "measured blind from the same calibration after the heap-state band was set", "1341",
-        [("inception_v3", "Inception-v3"), ("vgg16", "VGG-16")], machine="devbox-epyc-turin21"),
+        named("inception_v3", "vgg16"), machine="devbox-epyc-turin21"),
     *networks_campaign(
         "ResNet-18 and MobileNetV2 at batches 4 and 16, ResNet-50 at 4 (batch sizes no CPU campaign served) and 1, "
         "the same deployments (16:20), measured blind from the same calibration",
@@ -390,9 +391,9 @@ GOALS = [
                       "stacks-0356-bare", ZEN5_STACKS, machine="devbox-epyc-turin21")[0],
     networks_campaign("ResNet-18 at batches 8 and 32 on one thread, in process, over HTTP, gRPC and asynchronous gRPC "
                       "on loopback and behind the 5 Gbit/s veth link (06:18), measured blind after the same stacks",
-                      "stacks-0620", [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
+                      "stacks-0620", named("resnet18"), machine="devbox-epyc-turin21")[0],
     networks_campaign("the same runs predicted with the stacks as timed at 19:12", "stacks-0620-bare",
-                      [("resnet18", "ResNet-18")], machine="devbox-epyc-turin21")[0],
+                      named("resnet18"), machine="devbox-epyc-turin21")[0],
     *networks_campaign(
         "ResNet-34 and GoogLeNet at batch 16 on one thread, in process and over HTTP, gRPC and asynchronous gRPC "
         "(07:06), each pass priced at the pages a page census counted on its stack before the runs (07:04), "
@@ -618,11 +619,11 @@ GOALS = [
     *fresh_granite_campaign("MobileNetV3-Small, ResNet-34 and Inception-v3 on one thread and on two on the same VM "
                             "(03:42), measured blind by the same rule, the VM speeding up during the runs",
                             "medians-0333", GRANITE_MEDIANS_0333, MEDIANS_VARIANTS),
-    *fresh_granite_campaign("ShuffleNet V2 x1.0, MNASNet 0.5 and MobileNetV3-Large on one thread and on two on the "
+    *fresh_granite_campaign("ShuffleNetV2 1.0x, MNASNet 0.5 and MobileNetV3-Large on one thread and on two on the "
                             "same VM (05:05), 160 requests a batch-1 configuration, each network measured blind at "
                             "the median of four served passes (a yardstick) taken just before its own runs, with a "
                             "census", "yardsticks-0505", GRANITE_YARDSTICKS_0505, YARDSTICKS_VARIANTS),
-    *fresh_granite_campaign("ShuffleNet V2 x0.5, MNASNet 0.75 and RegNetY-400MF on the same VM (05:55), measured blind "
+    *fresh_granite_campaign("ShuffleNetV2 0.5x, MNASNet 0.75 and RegNetY-400MF on the same VM (05:55), measured blind "
                             "by the same rule", "yardsticks-0555", GRANITE_YARDSTICKS_0555, YARDSTICKS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),

@@ -1,7 +1,6 @@
 #include "report/prediction_report.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -214,7 +213,8 @@ std::string prediction_table(const ordered_json& run) {
       const auto& b = run["latency_band_ms"];
       const std::string what =
           run.contains("latency_timed_requests")
-              ? fmt::format("as a run of {} requests reports them (perf_analyzer's rank; P10-P90 over runs and the pass's band)",
+              ? fmt::format("as a run of {} requests reports them (perf_analyzer's rank; P10-P90 over runs and "
+                            "the pass's band)",
                             run["latency_timed_requests"].get<int>())
               : "with every pass at its band's fast and slow tenth";
       out += fmt::format("  {}: p50 {:.4g}-{:.4g} ms, p99 {:.4g}-{:.4g} ms\n", what, b["p50"]["p10"].get<double>(),
