@@ -383,6 +383,7 @@ std::vector<std::vector<double>> latencies_with_passes_scaled(const infer::Serve
         infer::ServedSpec scaled = served;
         for (double& seconds : scaled.forward_s) seconds *= factors[i];
         for (double& seconds : scaled.forward_cpu_s) seconds *= factors[i];
+        for (double& seconds : scaled.forward_apart_beyond_s) seconds *= factors[i];
         for (double latency : infer::simulate_served(scaled).latencies_s) out += fmt::format("{:.17g}\n", latency);
         return 0;
       },
@@ -466,6 +467,12 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
                          format_time(spec.system.launch_overhead_handoff_s));
   }
   if (on_cpu) served.forward_cpu_s = {forward.cpu_seconds};
+  served.apart_share = {plan.apart_share};
+  served.forward_apart_beyond_s = {forward.apart_beyond_s};
+  if (plan.apart_share > 0 && plan.apart_share < 1 && forward.apart_beyond_s > 0)
+    notes += fmt::format("; each pass drawn with its team apart ({:.0f}% of passes, {} longer) or on its caller's "
+                         "core",
+                         100 * plan.apart_share, format_time(forward.apart_beyond_s));
   served.threads = std::max(1, spec.system.threads);
   served.stalls = plan.stalls;
   served.max_queue_delay_s = s.max_queue_delay_s;
@@ -475,6 +482,8 @@ infer::InferenceResult serve_over_protocol(const scenario::RunSpec& spec, const 
     const report::Prediction priced = price(combined, model, catalog);
     served.forward_s.push_back(priced.totals.seconds);
     if (on_cpu) served.forward_cpu_s.push_back(priced.totals.cpu_seconds);
+    served.apart_share.push_back(priced.plan.apart_share);
+    served.forward_apart_beyond_s.push_back(priced.totals.apart_beyond_s);
     served.launch_wait_s.push_back(priced.totals.launch_wait_s);
     if (!priced.plan.launch_wait_spread_s.empty())
       served.launch_wait_spread_s.push_back(priced.plan.launch_wait_spread_s);

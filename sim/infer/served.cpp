@@ -79,6 +79,7 @@ class Simulation {
   void copy_in(Server& s);
   void forward_on_gpu(Server& s, Host* gpu, size_t requests, bool handed_over);
   double host_pace_beyond_median(size_t requests, bool handed_over);
+  double placement_beyond_mean(size_t requests);
 
   const ServedSpec& spec_;
   platform::Cluster cluster_;
@@ -93,7 +94,7 @@ class Simulation {
   double send_ = 0, queued_ = 0, computed_ = 0, received_ = 0;
   std::vector<double> answered_s_;
   std::vector<double> send_times_;  // open loop
-  std::mt19937_64 pace_random_;     // the host's pace for each pass
+  std::mt19937_64 pace_random_;     // the host's pace for each pass, or its team's place on a CPU
 };
 
 void Simulation::give_back(Server& s, std::vector<Request*>& batch, size_t keep) {
@@ -141,7 +142,7 @@ void Simulation::serve(Server& s, Host* gpu) {
     if (copies) Comm::sendto(s.node, gpu, static_cast<uint64_t>(k * spec_.request_bytes));
     const double forward_s = spec_.forward_s[batch.size() - 1];
     if (gpu == s.node)  // on the CPU: its threads contend with the processes' stacks for cores
-      cores_.run_team(gpu, forward_s, spec_.threads);
+      cores_.run_team(gpu, forward_s + placement_beyond_mean(batch.size()), spec_.threads);
     else
       forward_on_gpu(s, gpu, batch.size(), last_sender != -1 && batch.front()->sender != last_sender);
     last_sender = batch.front()->sender;
@@ -184,6 +185,18 @@ double Simulation::host_pace_beyond_median(size_t requests, bool handed_over) {
   if (!spec_.launch_wait_spread_s.empty())
     beyond += percentile_draw(pace_random_, spec_.launch_wait_spread_s[k]) - spec_.launch_wait_s[k];
   return beyond;
+}
+
+// How much longer than the mean of its two places this pass on a CPU takes in the place it
+// draws: with its team apart (at the share of passes apart) or on its caller's core.  Only
+// where apart is the slower place (ServedSpec::apart_share).
+double Simulation::placement_beyond_mean(size_t requests) {
+  const size_t k = requests - 1;
+  if (spec_.apart_share.empty() || spec_.apart_share[k] <= 0 || spec_.apart_share[k] >= 1) return 0;
+  const double share = spec_.apart_share[k];
+  const double beyond = spec_.forward_apart_beyond_s[k];
+  if (beyond <= 0) return 0;
+  return uniform_draw(pace_random_) <= share ? (1 - share) * beyond : -share * beyond;
 }
 
 // A message through both processes' stacks, whose work also occupies a core of each one's

@@ -99,6 +99,16 @@ struct ServedSpec {
   // Empty: as any other.
   std::vector<double> launch_wait_handoff_s;
   std::vector<double> forward_cpu_s;  // of each forward_s on a CPU, its core-seconds (empty on a GPU)
+  // Of each forward_s on a CPU whose passes run with their team on the caller's core or
+  // apart (perf::StepPlan::apart_share): the share of passes apart, and how much longer
+  // such a pass takes than one on the caller's core; forward_s is their mean.  Where apart
+  // is slower, the team's threads sleep through most of each operator and the scheduler
+  // places a sleeping thread only as it wakes, so each pass keeps the place its team woke
+  // in: each draws it (from `seed`).  Where apart is faster, both threads stay busy and the
+  // scheduler moves one to an idle core within the pass: every pass takes forward_s, as
+  // does every pass where these are empty.
+  std::vector<double> apart_share;
+  std::vector<double> forward_apart_beyond_s;
   int threads = 1;                    // on a CPU: the cores a forward pass keeps busy
   perf::StallTrace stalls;            // on a CPU: the interruptions its team meets (stalls.hpp)
   std::vector<int> preferred_requests;  // preferred batch sizes, in requests

@@ -277,6 +277,7 @@ StepTotals StepPlan::totals() const {
     sigma += c.answer.rel_error * c.answer.seconds;
     t.launch_wait_s += c.launch_wait_s;
     t.cpu_seconds += c.cpu_s;
+    t.apart_beyond_s += c.apart_beyond_s;
   }
   // The band is the kernels', the heap's refaults at the tenths of their spread and the
   // host's waits at its fast and slow pace.
@@ -330,9 +331,10 @@ double operator_seconds(const StepPlan& plan) {
   return s;
 }
 
-// A pass taking turns, settled between its team on the caller's core and apart
-// (kApartPerWorkerShare): each operator at that point between its two prices, the apart
-// pass's team wakes in the same proportion.
+// A pass taking turns, with its team on the caller's core or apart (kApartPerWorkerShare
+// the share of passes apart): each operator at the mean of its two prices, the apart
+// pass's team wakes in the same proportion, and what the apart place adds to each kept
+// (KernelCall::apart_beyond_s), so that a simulation can draw each pass's place.
 StepPlan settled_pass(const Graph& graph, int64_t batch, int threads, const KernelTimes& times,
                       const FrameworkRules& rules, graph::DataType type) {
   StepPlan plan = inference_plan(graph, batch, threads, times, rules, type, PassThreads::shared_core);
@@ -340,7 +342,7 @@ StepPlan settled_pass(const Graph& graph, int64_t batch, int threads, const Kern
   const double main = operator_seconds(inference_plan(graph, batch, threads, times, rules, type));
   const double shared = operator_seconds(plan);
   const double worker_share = main > 0 ? std::max(shared / main - 1, 0.0) : 0.0;
-  const double toward = std::min(kApartPerWorkerShare * worker_share, 1.0);
+  const double apart_share = std::min(kApartPerWorkerShare * worker_share, 1.0);
   std::vector<KernelCall> wakes;
   auto other = apart.calls.begin();
   for (auto& c : plan.calls) {
@@ -348,21 +350,24 @@ StepPlan settled_pass(const Graph& graph, int64_t batch, int threads, const Kern
     if (other == apart.calls.end() || other->signature != c.signature || other->layer != c.layer)
       throw std::logic_error("settled_pass: the pass's two placements call different kernels at " + c.layer);
     const Answer& a = other->answer;
-    c.answer.rel_error += toward * (a.rel_error - c.answer.rel_error);
-    c.answer.seconds += toward * (a.seconds - c.answer.seconds);
-    c.cpu_s += toward * (other->cpu_s - c.cpu_s);
+    c.apart_beyond_s = a.seconds - c.answer.seconds;
+    c.answer.rel_error += apart_share * (a.rel_error - c.answer.rel_error);
+    c.answer.seconds += apart_share * (a.seconds - c.answer.seconds);
+    c.cpu_s += apart_share * (other->cpu_s - c.cpu_s);
     if (c.layer != "heap")
-      c.answer.basis = fmt::format("{}; settled {:.0f}% of the way to its team apart ({}: {:.3g} us)", c.answer.basis,
-                                   100 * toward, other->phase, a.seconds * 1e6);
+      c.answer.basis = fmt::format("{}; {:.0f}% of passes with its team apart ({}: {:.3g} us)", c.answer.basis,
+                                   100 * apart_share, other->phase, a.seconds * 1e6);
     ++other;
   }
   for (; other != apart.calls.end(); ++other) wakes.push_back(*other);
   for (auto& w : wakes) {
-    w.answer.seconds *= toward;
-    w.cpu_s *= toward;
-    w.answer.basis = fmt::format("{}, for the {:.0f}% of the way the pass settles apart", w.answer.basis, 100 * toward);
+    w.apart_beyond_s = w.answer.seconds;
+    w.answer.seconds *= apart_share;
+    w.cpu_s *= apart_share;
+    w.answer.basis = fmt::format("{}, in the {:.0f}% of passes with the team apart", w.answer.basis, 100 * apart_share);
     if (w.answer.seconds > 0) plan.calls.push_back(w);
   }
+  plan.apart_share = apart_share;
   return plan;
 }
 
@@ -387,6 +392,7 @@ void at_pace(StepPlan& plan, double pace, const std::map<std::string, double>& b
     const double call_pace = own != by_operator.end() ? own->second : pace;
     c.answer.seconds *= call_pace;
     c.cpu_s *= call_pace;
+    c.apart_beyond_s *= call_pace;
   }
   plan.refault_p10_s *= pace;
   plan.refault_p90_s *= pace;

@@ -28,6 +28,10 @@ struct KernelCall {
   Answer answer;
   double launch_wait_s = 0;  // the device idle before it, waiting for the host to launch it (launch.hpp)
   double cpu_s = 0;          // a CPU kernel's core-seconds: as timed, else its time on every thread
+  // In a pass priced between two placements of its team (StepPlan::apart_share): how much
+  // longer the call takes with its team apart than on its caller's core (negative where
+  // apart is faster); its seconds are the two placements' mean.
+  double apart_beyond_s = 0;
   // How long it holds its device's stream: the wait, then the kernel.
   double device_seconds() const { return launch_wait_s + answer.seconds; }
 };
@@ -38,6 +42,7 @@ struct StepTotals {
   double p10_seconds = 0;   // band: errors taken as fully correlated, the cautious choice
   double p90_seconds = 0;
   double cpu_seconds = 0;   // CPU kernels' core-seconds (KernelCall::cpu_s)
+  double apart_beyond_s = 0;  // a pass with its team apart over one on its caller's core (KernelCall's)
   std::map<Source, double> seconds_by_source;
 };
 
@@ -59,6 +64,9 @@ struct StepPlan {
   double refault_p90_s = 0;
   bool refaults_counted = false;  // an inference pass's count given for its stack, not the heap model's
   StallTrace stalls;  // on a CPU: the interruptions a team of its threads meets there, where traced
+  // A pass taking turns runs whole with its team on its caller's core or apart (the other
+  // core): the share of passes that run apart; the calls are priced at the mean of the two.
+  double apart_share = 0;
   StepTotals totals() const;
 };
 
@@ -114,9 +122,10 @@ enum class PassThreads {
   one_request_thread,
   // The same with the passes taking turns on several request threads (a server's
   // connections, or gRPC's pool).  Where the profile timed passes with the team on its
-  // caller's core (kInferInPassSharedCore), the pass settles between that place and its
-  // team apart (one_request_thread) by how much of the pass's work its team's other threads
-  // do (kApartPerWorkerShare); else operators timed inside passes taking turns
+  // caller's core (kInferInPassSharedCore), a share of the passes runs with its team apart
+  // (one_request_thread) and the rest on the caller's core, the share set by how much of the
+  // pass's work its team's other threads do (kApartPerWorkerShare), the calls priced at the
+  // mean of the two places; else operators timed inside passes taking turns
   // (kInferInPassTakingTurns), their wakes in them, where the profile has them; else as
   // one_request_thread.
   taking_turns,
@@ -125,12 +134,17 @@ enum class PassThreads {
   shared_core,
 };
 
-// How far a pass taking turns settles from its team on the caller's core towards its team
-// apart: this many times the share of the pass's work its team's other threads add on the
-// caller's core (the pass there over the pass on the main thread, less one), at most all
-// the way.  A team with little to do between a pass's serial operators stays on its
-// caller's core, a context switch a wake; one with work of its own is pulled to the idle
-// core, where every wake waits for the host on a VM that halts idle vCPUs.  Fitted on the
+// The share of passes taking turns that run with their team apart rather than on the
+// caller's core: this many times the share of the pass's work its team's other threads add
+// on the caller's core (the pass there over the pass on the main thread, less one), at most
+// all.  A team with little to do between a pass's serial operators stays on its caller's
+// core, a context switch a wake; one with work of its own is pulled to the idle core, where
+// every wake waits for the host on a VM that halts idle vCPUs.  A pass stays where its team
+// is woken first: traced on the Granite Rapids VM (2026-12-02 08:10, ShuffleNet V2 x1.0 at
+// batch 1 served over gRPC, validation/data/slow_passes_devbox_granite_0810/), each pass
+// ran either with its worker on the caller's vCPU throughout or on the other vCPU
+// throughout, every parallel region then waiting for two wakes of halted vCPUs (+17 ms in
+// 27% of the passes).  Fitted, as a mean over passes, on the
 // Granite Rapids VM's passes in every place (2026-12-01 03:08, eight networks at batches 1
 // and 8, validation/data/pass_placement_devbox_granite_0311.jsonl): 1.4-1.5 price its
 // passes taking turns within 8.0% (1.0 9.2%, 2.0 8.5%); three networks timed at 06:00 after

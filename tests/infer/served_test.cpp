@@ -1,6 +1,7 @@
 // Serving over a protocol on a workload small enough to follow by hand; expectation and
 // simulation are printed side by side.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <gtest/gtest.h>
@@ -379,6 +380,29 @@ TEST(Served, EachPassOnAGpuDrawsItsHostsPace) {
   EXPECT_GT(p99, 0.002 + 0.010 + 0.070);
   EXPECT_GE(sorted.front(), 0.002 + 0.010 + 0.030 - 1e-6);
   EXPECT_LE(sorted.back(), 0.002 + 0.010 + 0.080 + 1e-6);
+}
+
+TEST(Served, EachPassOnACpuDrawsWhetherItsTeamRunsApart) {
+  // A 50 ms pass on the CPU's two threads, the mean of 45 ms with its team on its caller's
+  // core and 65 ms apart, a quarter of passes apart: each of 400 requests (one client, so
+  // no queue) takes 2 ms of messages and one or the other pass, none the mean.
+  ServedSpec s = spec(false);
+  s.cluster.gpus_per_node = 0;
+  s.gpus_per_server = 0;
+  s.threads = 2;
+  s.request_bytes = 1;
+  s.requests_per_client = 400;
+  s.apart_share = {0.25};
+  s.forward_apart_beyond_s = {20e-3};
+  const InferenceResult r = simulate_served(s);
+  const auto apart = std::count_if(r.latencies_s.begin(), r.latencies_s.end(),
+                                   [](double l) { return std::abs(l - 0.067) < 1e-4; });
+  const auto shared = std::count_if(r.latencies_s.begin(), r.latencies_s.end(),
+                                    [](double l) { return std::abs(l - 0.047) < 1e-4; });
+  std::printf("team apart in a quarter of passes: expected about 100 of 400 at 0.067 s, the rest at 0.047 s; "
+              "simulated %ld and %ld\n", static_cast<long>(apart), static_cast<long>(shared));
+  EXPECT_EQ(apart + shared, 400);
+  EXPECT_NEAR(static_cast<double>(apart), 100, 25);
 }
 
 TEST(Served, APassAnsweringAnotherClientThanTheLastRunsAtTheHandedOverPace) {

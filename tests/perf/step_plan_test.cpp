@@ -176,12 +176,12 @@ TEST(StepPlan, BesideOtherTeamsEveryOperatorWakesItsTeam) {
 
 // Convolutions timed inside passes on the main thread (100 us), on one request thread (300
 // us, its team apart) and with the team on the caller's core (`shared` us), and a team wake
-// of 32 us.  A pass taking turns settles between the last two by the share of work the team
-// adds on the caller's core: none, and it is the shared pass, without wakes; at least 1 /
-// kApartPerWorkerShare, and it is the apart pass, wakes and all; between, each operator
-// that far between its two prices.  A profile that never timed the shared core prices the
-// pass as before.
-TEST(StepPlan, APassTakingTurnsSettlesBetweenItsTeamOnTheCallersCoreAndApart) {
+// of 32 us.  Of the passes taking turns, a share runs with the team apart, set by the share
+// of work the team adds on the caller's core: none, and it is the shared pass, without
+// wakes; at least 1 / kApartPerWorkerShare, and it is the apart pass, wakes and all;
+// between, each operator priced at the mean of its two prices, and what the apart pass
+// adds kept.  A profile that never timed the shared core prices the pass as before.
+TEST(StepPlan, APassTakingTurnsRunsWithItsTeamOnTheCallersCoreOrApart) {
   const auto profile_with = [](double shared) {
     Profile p;
     p.fits.push_back({"conv2d", "fp32", kInferInPass, 2, {"one"}, {100e-6}, 0, 3});
@@ -211,7 +211,12 @@ TEST(StepPlan, APassTakingTurnsSettlesBetweenItsTeamOnTheCallersCoreAndApart) {
   const double toward = kApartPerWorkerShare * (shared / main - 1);
   ASSERT_GT(toward, 0.05);
   ASSERT_LT(toward, 0.95);
-  EXPECT_NEAR(seconds(resnet18_pass(some, 2, kTurns)), shared + toward * (apart - shared), 1e-9);
+  const StepPlan turns = resnet18_pass(some, 2, kTurns);
+  EXPECT_NEAR(seconds(turns), shared + toward * (apart - shared), 1e-9);
+  EXPECT_NEAR(turns.apart_share, toward, 1e-12);
+  EXPECT_NEAR(turns.totals().apart_beyond_s, apart - shared, 1e-9);
+  EXPECT_EQ(resnet18_pass(none, 2, kTurns).apart_share, 0);
+  EXPECT_EQ(resnet18_pass(busy, 2, kTurns).apart_share, 1);
 
   Profile turns_only = profile_with(0);
   turns_only.fits.push_back({"conv2d", "fp32", kInferInPassTakingTurns, 2, {"one"}, {200e-6}, 0, 3});
