@@ -111,7 +111,11 @@ def seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team=Fa
 
 
 def pace_of(dlsim, profile, row, model, faults, loader_team=False):
-    """The pace at which dlsim's time for `row` is the measured one (secant method from 1 and 2)."""
+    """The pace at which dlsim's time for `row` is the measured one (secant method from 1 and
+    2).  Where the simulated time steps as the pace moves (a two-thread pass meets the
+    machine's traced stalls at other moments), no pace may give it within TOLERANCE: then
+    the pace where it crosses the measured one, bisected between the nearest paces either
+    side to TOLERANCE of the pace."""
     measured = int(row["batch"]) / float(row["images_per_s"])
     points = [(pace, seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team))
               for pace in (1.0, 2.0)]
@@ -125,7 +129,18 @@ def pace_of(dlsim, profile, row, model, faults, loader_team=False):
                              f"{points[0][1] * 1e3:.2f} ms as calibrated: a pace of {pace:.3f}, outside dlsim's "
                              f"{PACES[0]}-{PACES[1]}; were the runs served on the calibrated machine?")
         points.append((pace, seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team)))
-    raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps")
+    below = max((p for p, t in points if t < measured), default=None)
+    above = min((p for p, t in points if t > measured), default=None)
+    if below is None or above is None or below > above:
+        raise ValueError(f"{row['model']} b{row['batch']}: no pace within {TOLERANCE:.1%} after {STEPS} steps, "
+                         f"and dlsim's time does not cross the measured {measured * 1e3:.2f} ms between them")
+    while above - below > TOLERANCE * below:
+        pace = (below + above) / 2
+        if seconds_per_request(dlsim, profile, row, model, pace, faults, loader_team) < measured:
+            below = pace
+        else:
+            above = pace
+    return (below + above) / 2
 
 
 def main():
