@@ -140,11 +140,11 @@ enum class PassThreads {
 // all.  A team with little to do between a pass's serial operators stays on its caller's
 // core, a context switch a wake; one with work of its own is pulled to the idle core, where
 // every wake waits for the host on a VM that halts idle vCPUs.  A pass stays where its team
-// is woken first: traced on the Granite Rapids VM (2026-12-02 08:10, ShuffleNet V2 x1.0 at
-// batch 1 served over gRPC, validation/data/slow_passes_devbox_granite_0810/), each pass
-// ran either with its worker on the caller's vCPU throughout or on the other vCPU
-// throughout, every parallel region then waiting for two wakes of halted vCPUs (+17 ms in
-// 27% of the passes).  Fitted, as a mean over passes, on the
+// is woken first: traced on the Granite Rapids VM (2026-12-02 08:01, ShuffleNet V2 x1.0 at
+// batch 1 served with two clients, validation/data/slow_passes_devbox_granite_0810/), each
+// pass ran with its worker on the caller's vCPU throughout (27-28.5 ms) or on the other
+// vCPU throughout (41-45 ms, every parallel region waiting for two wakes of halted vCPUs),
+// apart in 5% of the passes over HTTP, 30% over gRPC.  Fitted, as a mean over passes, on the
 // Granite Rapids VM's passes in every place (2026-12-01 03:08, eight networks at batches 1
 // and 8, validation/data/pass_placement_devbox_granite_0311.jsonl): 1.4-1.5 price its
 // passes taking turns within 8.0% (1.0 9.2%, 2.0 8.5%); three networks timed at 06:00 after
