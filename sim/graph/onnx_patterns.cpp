@@ -56,17 +56,20 @@ std::map<std::string, FusedChain> find_layer_norms(const onnx::GraphProto& graph
                                                    const std::set<std::string>& initializers) {
   std::map<std::string, FusedChain> found;
   for (const auto& mean : graph.node()) {
-    if (mean.op_type() != "ReduceMean" || mean.input_size() != 1 || !over_last_axis(mean)) continue;
+    if (mean.op_type() != "ReduceMean" || mean.input_size() != 1 || mean.output_size() < 1 || !over_last_axis(mean))
+      continue;
     const std::string& x = mean.input(0);
     const auto* centred = sole(consumers, mean.output(0), "Sub");
-    if (!centred || centred->input(0) != x || centred->input(1) != mean.output(0)) continue;
+    if (!centred || centred->input_size() != 2 || centred->input(0) != x || centred->input(1) != mean.output(0))
+      continue;
     // The centred values feed the square and the division, in either order.
     const auto users = consumers.find(centred->output(0));
     if (users == consumers.end() || users->second.size() != 2) continue;
     const onnx::NodeProto *square = nullptr, *divide = nullptr;
     for (const auto* u : users->second) {
-      if (u && u->op_type() == "Pow") square = u;
-      if (u && u->op_type() == "Div" && u->input(0) == centred->output(0)) divide = u;
+      if (!u || u->output_size() < 1) continue;
+      if (u->op_type() == "Pow") square = u;
+      if (u->op_type() == "Div" && u->input_size() == 2 && u->input(0) == centred->output(0)) divide = u;
     }
     if (!square || !divide) continue;
     const auto* variance = sole(consumers, square->output(0), "ReduceMean");
@@ -97,7 +100,7 @@ std::map<std::string, FusedChain> find_erf_gelus(const onnx::GraphProto& graph, 
     if (n.output_size() >= 1) producer[n.output(0)] = &n;
   std::map<std::string, FusedChain> found;
   for (const auto& erf : graph.node()) {
-    if (erf.op_type() != "Erf" || erf.input_size() != 1) continue;
+    if (erf.op_type() != "Erf" || erf.input_size() != 1 || erf.output_size() < 1) continue;
     const auto it = producer.find(erf.input(0));  // Div(x, sqrt(2))
     const onnx::NodeProto* scaled = it == producer.end() ? nullptr : it->second;
     if (!scaled || scaled->op_type() != "Div" || scaled->input_size() != 2) continue;
