@@ -28,7 +28,8 @@ Integers elementwise(const std::string& op, const Integers& a, const Integers& b
     throw std::invalid_argument(fmt::format("integer lists of one size or a single value, not [{}] and [{}]",
                                             fmt::join(a, ", "), fmt::join(b, ", ")));
   Integers out;
-  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+  const size_t size = a.size() == 1 ? b.size() : a.size();  // a single value broadcast, over none too
+  for (size_t i = 0; i < size; ++i) {
     out.push_back(apply(op, a[a.size() == 1 ? 0 : i], b[b.size() == 1 ? 0 : i]));
   }
   return out;

@@ -15,6 +15,8 @@ TEST(OnnxIntegers, ChunkBoundsFromAShape) {
   EXPECT_EQ(*half, (Integers{58}));
   EXPECT_EQ(*integer_op("Mul", {*half, {2}}, 0), (Integers{116}));
   EXPECT_EQ(*integer_op("Sub", {Integers{5, 6}, {1}}, 0), (Integers{4, 5}));
+  EXPECT_EQ(*integer_op("Add", {Integers{}, {1}}, 0), Integers{});  // a single value over none
+  EXPECT_EQ(*integer_op("Mul", {Integers{3}, {}}, 0), Integers{});
   EXPECT_EQ(*integer_op("Concat", {{1}, {-1}, {28, 28}}, 0), (Integers{1, -1, 28, 28}));
   EXPECT_EQ(*integer_op("Gather", {shape, {-1}}, 0), (Integers{28}));
   EXPECT_EQ(*integer_op("Unsqueeze", {{58}, {0}}, 0), (Integers{58}));
