@@ -143,6 +143,7 @@ bool pytorch_pointwise(const std::string& op) {
 
 bool pytorch_runs_in_parallel(const kernels::Signature& s, int threads) {
   if (threads < 2) return false;
+  if (s.op == "conv2d") return !pytorch_runs_natively(s, threads);
   if (pytorch_pointwise(s.op)) return elements(s) > double(kPytorchGrainSize);
   if (s.op == "global_avgpool")
     return double(s.get("n")) * double(s.get("c")) * double(s.get("h")) * double(s.get("w")) >
@@ -220,7 +221,8 @@ bool is_pool(const std::string& op) {
 }
 
 std::vector<std::string> model_features(const std::string& op, bool pytorch) {
-  if (op == "conv2d" && pytorch) return {"one", "direct_flops", "winograd_flops", "native_flops", "bytes", "reduction"};
+  if (op == "conv2d" && pytorch)
+    return {"one", "direct_flops", "winograd_flops", "native_flops", "bytes", "reduction", "parallel"};
   if (op == "conv2d") return {"one", "direct_flops", "winograd_flops", "bytes", "reduction"};
   if (op == "linear" && pytorch) return {"one", "flops", "beyond_l2_flops", "streamed_flops", "unstreamed_bytes"};
   if (op == "linear") return {"one", "flops", "bytes"};

@@ -18,9 +18,10 @@ struct Features {
   // than one thread (pytorch_parallel_copies): inputs copied each in a parallel region of
   // its own, every one waking the team where other teams keep the cores.
   double tensors = 0;
-  // PyTorch's element-wise operators and global average pooling on more than one thread: 1
-  // where the operator runs in a parallel region (pytorch_runs_in_parallel), 0 where its
-  // caller runs it alone; 0 for every kernel its caller did not say PyTorch dispatched.
+  // PyTorch's element-wise operators, global average pooling and convolutions on more than
+  // one thread: 1 where the operator runs in a parallel region (pytorch_runs_in_parallel), 0
+  // where its caller runs it alone; 0 for every kernel its caller did not say PyTorch
+  // dispatched.
   double parallel = 0;
   // Convolutions: the part of `flops` in a 3x3, stride-1, undilated, ungrouped kernel,
   // which GPU libraries run by Winograd's algorithm at a fraction of its nominal FLOPs
@@ -106,7 +107,11 @@ int64_t pytorch_parallel_copies(const kernels::Signature& concat, int threads);
 // one on its caller alone.  Beside another team a parallel region wakes its own: on the
 // Granite Rapids VM (2026-11-30, two threads, inside passes on a request thread) a ReLU of
 // 19,796 values took 5 us and one of 32,928 102 us, an addition of 20,776 7.5 us and one
-// of 39,592 84.
+// of 39,592 84.  A convolution oneDNN runs, at any size, opens parallel regions (its
+// weights', input's and output's reorders and the convolution); one PyTorch runs itself
+// (pytorch_runs_natively) none: on the same VM (2026-12-02 10:42, ShuffleNet V2 x1.0 at
+// batch 1 inside passes on a request thread) depthwise 3x3 convolutions took 295-380 us
+// where the main thread's team, spinning, took 58-160, a native 1x1 one 358 us on both.
 bool pytorch_runs_in_parallel(const kernels::Signature& signature, int threads);
 
 bool is_optimizer(const std::string& op);

@@ -64,7 +64,6 @@ TEST(Features, AConvolutionPyTorchRunsItselfHasNativeFlopsOnlyWhereItDispatched)
   EXPECT_DOUBLE_EQ(dispatched.winograd_flops, 0);
   EXPECT_DOUBLE_EQ(feature_value(dispatched, "direct_flops"), 0);
   EXPECT_DOUBLE_EQ(kernel_features(sig, "infer").native_flops, 0);  // oneDNN or a GPU
-  EXPECT_EQ(model_features("conv2d", true).size(), model_features("conv2d").size() + 1);
 }
 
 // A pooling costs its window's comparisons as well as its bytes: fitted to stride-2 windows
@@ -114,7 +113,7 @@ TEST(Features, AConcatenationCopiesInParallelOnlyTheInputsThatReachTheGrain) {
   EXPECT_EQ(model_features("concat"), (std::vector<std::string>{"one", "bytes"}));
 }
 
-TEST(Features, AnElementWiseOperatorRunsInParallelOnlyOverTheGrain) {
+TEST(Features, AnOperatorRunsInParallelWhereItsLoopReachesTheGrainOrOneDnnRunsIt) {
   const auto parallel = [](const std::string& text, int threads) {
     return pytorch_runs_in_parallel(kernels::parse_signature(text), threads);
   };
@@ -127,6 +126,11 @@ TEST(Features, AnElementWiseOperatorRunsInParallelOnlyOverTheGrain) {
   EXPECT_TRUE(parallel("global_avgpool fp32 n8 c101 h7 w7 oh1 ow1", 2));  // a mean over 39,592 values
   EXPECT_FALSE(parallel("global_avgpool fp32 n1 c229 h7 w7 oh1 ow1", 2));
   EXPECT_FALSE(parallel("batch_norm fp32 n8 c457 hw3136", 2));  // not an element-wise loop
+  // A convolution oneDNN runs opens its parallel regions at any size; one PyTorch runs
+  // itself (im2col and a serial BLAS) opens none.
+  EXPECT_TRUE(parallel("conv2d fp32 n1 c232 h7 w7 k232 r3 s3 pad1,1,1,1 str1,1 dil1,1 g232", 2));
+  EXPECT_FALSE(parallel("conv2d fp32 n1 c232 h7 w7 k232 r3 s3 pad1,1,1,1 str1,1 dil1,1 g232", 1));
+  EXPECT_FALSE(parallel("conv2d fp32 n1 c24 h28 w28 k58 r1 s1 pad0,0,0,0 str1,1 dil1,1 g1", 2));  // native
   const auto sig = kernels::parse_signature("relu fp32 n8 e4116");
   EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread", 2).parallel, 1);
   EXPECT_DOUBLE_EQ(kernel_features(sig, "infer_pass_thread").parallel, 0);  // not PyTorch's dispatch
@@ -134,6 +138,10 @@ TEST(Features, AnElementWiseOperatorRunsInParallelOnlyOverTheGrain) {
   EXPECT_EQ(model_features("relu"), (std::vector<std::string>{"one", "bytes"}));
   EXPECT_EQ(model_features("global_avgpool", true), (std::vector<std::string>{"one", "flops", "bytes", "parallel"}));
   EXPECT_EQ(model_features("batch_norm", true), (std::vector<std::string>{"one", "bytes"}));
+  EXPECT_EQ(model_features("conv2d", true), (std::vector<std::string>{"one", "direct_flops", "winograd_flops",
+                                                                      "native_flops", "bytes", "reduction", "parallel"}));
+  EXPECT_EQ(model_features("conv2d"),
+            (std::vector<std::string>{"one", "direct_flops", "winograd_flops", "bytes", "reduction"}));
 }
 
 TEST(Features, OnlyMessagesOfTheLargestMmapThresholdAreMappedAfresh) {
