@@ -183,6 +183,7 @@ GRANITE_MEDIANS_0333 = named("mobilenet_v3_small", "resnet34", "inception_v3")
 GRANITE_YARDSTICKS_0505 = named("shufflenet_v2_x1_0", "mnasnet0_5", "mobilenet_v3_large")
 GRANITE_YARDSTICKS_0555 = named("shufflenet_v2_x0_5", "mnasnet0_75", "regnet_y_400mf")
 GRANITE_PLACEMENT_0836 = named("shufflenet_v2_x1_5", "mnasnet1_0", "efficientnet_b0")
+GRANITE_CONVWAKE_1101 = named("mobilenet_v2", "regnet_y_800mf", "efficientnet_b1")
 GRANITE_FRESH_PASS_PACE = (("dense-1500", GRANITE_DENSE_1500), ("thin-1530", GRANITE_THIN_1530),
                            ("remote-1530", GRANITE_REMOTE_1530), ("one-thread-1535", GRANITE_ONE_THREAD_1535))
 GRANITE_AFTERNOON = (("fresh-1440", GRANITE_FRESH_1440), *GRANITE_FRESH_PASS_PACE)
@@ -629,6 +630,9 @@ GOALS = [
     *fresh_granite_campaign("ShuffleNetV2 1.5x, MNASNet 1.0 and EfficientNet-B0 on the same VM (08:36), measured blind "
                             "by the same rule once each served pass taking turns draws whether its team runs apart",
                             "placement-0836", GRANITE_PLACEMENT_0836, YARDSTICKS_VARIANTS),
+    *fresh_granite_campaign("MobileNetV2, RegNetY-800MF and EfficientNet-B1 on the same VM (11:01), measured blind by "
+                            "the same rule once the profile's convolution fits price their parallel regions' wakes",
+                            "convwake-1101", GRANITE_CONVWAKE_1101, YARDSTICKS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
