@@ -150,9 +150,9 @@ enum class PassThreads {
 // passes taking turns within 8.0% (1.0 9.2%, 2.0 8.5%); three networks timed at 06:00 after
 // (pass_placement_devbox_granite_0600.jsonl) came within -3.1..+9.1%.  Checked again once
 // the apart place's convolutions were priced with their parallel regions (2026-12-02, the
-// refitted profiles, pace 1): 0.5, 1.0 and 1.5 price the same rows within 10.9%, 12.7% and
-// 12.9%, those of 08:15 13.0%, 10.8% and 11.7%, 2026-12-02 08:07's 6.1%, 6.6% and 7.8%; no
-// share better across them, so it stays.
+// refitted profiles, at pace 1 and no page faults, so not the figures above): 0.5, 1.0 and
+// 1.5 price the same rows within 10.9%, 12.7% and 12.9%, those of 08:15 13.0%, 10.8% and
+// 11.7%, 2026-12-02 08:07's 6.1%, 6.6% and 7.8%; no share better across them, so it stays.
 inline constexpr double kApartPerWorkerShare = 1.5;
 
 StepPlan inference_plan(const graph::Graph& graph, int64_t batch, int threads, const KernelTimes& times,
