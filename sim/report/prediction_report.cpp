@@ -155,6 +155,9 @@ void add_prediction(ordered_json& out, const Prediction& p, int64_t batch) {
       out["latency_band_ms"] = latency_band(r);
     if (p.timed_requests > 0 && !r.latencies_s.empty()) run_latencies(out, r, p.timed_requests, low, high);
     out["forward_pass_band_s"] = band(r.forward_s * low, r.forward_s, r.forward_s * high);
+    // Passes taking turns on a CPU whose cores their teams outnumber: the share drawn with
+    // the team apart (perf::StepPlan::apart_share), which a scheduler trace can count.
+    if (p.plan.apart_share > 0) out["passes_apart_share"] = p.plan.apart_share;
     out["throughput_requests_per_s"] = rate;
     if (p.on_gpu)  // forward passes only; several instances on one GPU may overlap theirs
       out["gpu_utilization"] = (r.gpu_busy_s > 0 ? r.gpu_busy_s : r.forward_s * r.requests) / (r.gpus * r.makespan_s);

@@ -392,6 +392,35 @@ TEST(Commands, TeamsBeyondTheCoresSleepAndWake) {
   EXPECT_EQ(one_thread_basis.find("runtime threads"), std::string::npos) << one_thread_basis;
 }
 
+// Passes taking turns on two request threads, whose teams outnumber the Granite Rapids VM's
+// two cores, run with their team apart in a share of them: reported as a number (a
+// scheduler trace counts it, validation/placement_shares.py) and in the provenance; a
+// pass on one thread has no team to place.
+TEST(Commands, PassesTakingTurnsSayTheShareDrawnWithTheTeamApart) {
+  const auto served = [](const std::string& threads) {
+    const auto [code, out] = run(
+        std::string("run ") + DLSIM_SOURCE_DIR "/validation/cases/scenarios/cpu_serve.toml --format json" +
+        " --set system.profile=" DLSIM_SOURCE_DIR
+        "/calibration/profiles/devbox-xeon-granite-rapids-2vcpu-1201-1925-pytorch.toml"
+        " --set serving.protocol_profile=" DLSIM_SOURCE_DIR
+        "/calibration/profiles/protocols/python-http-devbox-xeon-granite-rapids-2vcpu-1201-1925.toml"
+        " --set system.cpu=xeon-granite-rapids-kvm --set system.pass_page_faults=0"
+        " --set workload.model=" DLSIM_SOURCE_DIR "/validation/oracle/onnx/shufflenet_v2_x1_0_train.onnx"
+        " --set workload.batch=1 --set system.threads=" + threads);
+    EXPECT_EQ(code, 0) << out;
+    return nlohmann::json::parse(out);
+  };
+  const auto turns = served("2");
+  ASSERT_TRUE(turns.contains("passes_apart_share")) << turns.dump();
+  const double share = turns["passes_apart_share"].get<double>();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+  const std::string basis = turns["provenance"].value("scaled_to", "");
+  EXPECT_NE(basis.find("team apart (" + std::to_string(std::lround(100 * share)) + "% of passes"), std::string::npos)
+      << basis;
+  EXPECT_FALSE(served("1").contains("passes_apart_share"));
+}
+
 // A Python server on the lent H200's host copies each request into a tensor at that CPU's
 // write rate (said in the provenance), which a batch of 32 (19 MB) makes a visible part of
 // a request; over HTTP glibc gives both of that request's buffers back every time
