@@ -634,7 +634,7 @@ GOALS = [
                             "the same rule once the profile's convolution fits price their parallel regions' wakes",
                             "convwake-1101", GRANITE_CONVWAKE_1101, YARDSTICKS_VARIANTS),
     *fresh_granite_campaign("the same three networks again on the same VM (13:34), measured blind by the same rule "
-                            "(the 11:01 runs, taken as the prediction of these, 7.0% MAPE, 76 of 84 within 15%)",
+                            "(how the 11:01 runs themselves predict these: validation/REPORT.md)",
                             "repeat-1335", GRANITE_CONVWAKE_1101, YARDSTICKS_VARIANTS),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
