@@ -225,11 +225,17 @@ YARDSTICKS_VARIANTS = (("the same runs at the first yardstick, served before the
                        OWN_PACE)
 
 
+def campaign_with_variants(label, campaign, networks, variants, machine):
+    """A campaign's rows (networks_campaign), then a row over all its networks for each variant
+    of the same runs ((label, case file suffix) pairs)."""
+    return [*networks_campaign(label, campaign, networks, machine=machine),
+            *((variant, networks_campaign(variant, campaign + suffix, networks, machine=machine)[0][1])
+              for variant, suffix in variants)]
+
+
 def fresh_granite_campaign(label, campaign, networks, variants=(GRIDS_PACE, CALIBRATION_ALONE)):
-    """A campaign on the freshly booted Granite Rapids VM: its rows (networks_campaign), then a
-    row for each variant of the same runs."""
-    return [*networks_campaign(label, campaign, networks, machine="devbox-xeon-granite-rapids"),
-            *((variant, granite_campaigns(((campaign, networks),), suffix)) for variant, suffix in variants)]
+    """A campaign on the freshly booted Granite Rapids VM, with its variants."""
+    return campaign_with_variants(label, campaign, networks, variants, machine="devbox-xeon-granite-rapids")
 
 
 # The issues' accuracy goals, over the cases whose group starts with the prefix (but for
@@ -636,6 +642,9 @@ GOALS = [
     *fresh_granite_campaign("the same three networks again on the same VM (13:34), measured blind by the same rule "
                             "(how the 11:01 runs themselves predict these: validation/REPORT.md)",
                             "repeat-1335", GRANITE_CONVWAKE_1101, YARDSTICKS_VARIANTS),
+    *campaign_with_variants("the same three networks on the Zen 5 Turin VM at 2.6 GHz (2026-12-02 17:09), measured "
+                            "blind by the same rule straight after the VM's calibration (16:18)", "blind-1710",
+                            GRANITE_CONVWAKE_1101, YARDSTICKS_VARIANTS, machine="devbox-epyc-turin"),
     ("the fresh VM's four campaigns priced at the pace of ResNet-18's pass probed just before, with a census",
      granite_campaigns(GRANITE_FRESH_PASS_PACE, "")),
     ("the same runs at the pace the grids gave", granite_campaigns(GRANITE_FRESH_PASS_PACE, "-grids-pace")),
