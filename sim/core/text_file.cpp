@@ -1,5 +1,6 @@
 #include "core/text_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,11 @@ std::string read_text_file(const std::string& path, const std::string& expected,
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+bool is_regular_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
 }
 
 }  // namespace dlsim

@@ -8,4 +8,8 @@ namespace dlsim {
 // when it cannot be opened.
 std::string read_text_file(const std::string& path, const std::string& expected, const std::string& suggestion = "");
 
+// Whether `path` names a regular file; a name the system refuses (too long, a component that
+// is a file) names none, rather than throwing.
+bool is_regular_file(const std::string& path);
+
 }  // namespace dlsim

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text_file.hpp"
 #include "scenario/toml_reader.hpp"
 
 namespace dlsim::scenario {
@@ -24,7 +25,7 @@ PlanSpec load_plan(const std::string& path) {
   }
   for (const auto& s : written) {
     const std::string file = resolve(s);
-    if (!std::filesystem::is_regular_file(file))
+    if (!is_regular_file(file))
       top.problem("scenario", s, fmt::format("names a scenario file that does not exist ({})", file),
                   "paths are relative to the plan file's folder");
     if (written.size() > 1) p.alternatives.emplace_back(s, file);

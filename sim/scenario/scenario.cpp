@@ -81,7 +81,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 std::string check_model(TableReader& r, const std::string& model, const fs::path& base) {
   if (ends_with(model, ".toml") || ends_with(model, ".onnx")) {
     const fs::path path = fs::path(model).is_absolute() ? fs::path(model) : base / model;
-    if (!fs::is_regular_file(path)) {
+    if (!is_regular_file(path.string())) {
       r.problem("model", model, fmt::format("names a model file that does not exist ({})", path.string()),
                 "paths are relative to the scenario's folder");
       return model;
@@ -174,7 +174,7 @@ void read_page_census(TableReader& r, SystemSpec& s, const fs::path& base) {
     return;
   }
   const fs::path path = fs::path(*file).is_absolute() ? fs::path(*file) : base / *file;
-  if (!fs::is_regular_file(path)) {
+  if (!is_regular_file(path.string())) {
     r.problem("page_census", *file, fmt::format("names a page census that does not exist ({})", path.string()),
               "paths are relative to the scenario's folder; validation/page_census.py makes one");
     return;
@@ -330,14 +330,14 @@ SystemSpec read_system(TableReader& r, const hardware::Catalog& catalog, const f
       if (r.has(key)) r.problem(key, "", "describes a fat tree", "set system.network = \"fat_tree\"");
   if (auto profile = r.string("profile")) {
     const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
-    if (!fs::is_regular_file(path))
+    if (!is_regular_file(path.string()))
       r.problem("profile", *profile, fmt::format("names a calibration profile that does not exist ({})", path.string()),
                 "paths are relative to the scenario's folder");
     s.profile = path.lexically_normal().string();
   }
   if (auto profile = r.string("input_profile")) {
     const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
-    if (!fs::is_regular_file(path))
+    if (!is_regular_file(path.string()))
       r.problem("input_profile", *profile,
                 fmt::format("names an input calibration that does not exist ({})", path.string()),
                 "paths are relative to the scenario's folder; calibration/profiles/input/ holds them");
@@ -429,7 +429,7 @@ JobSpec read_job(TableReader& r, const hardware::Catalog& catalog, const SystemS
 // microseconds, one per line ('#' starts a comment).
 std::vector<double> read_intervals(TableReader& r, const std::string& name, const fs::path& base) {
   const fs::path path = fs::path(name).is_absolute() ? fs::path(name) : base / name;
-  if (!fs::is_regular_file(path)) {
+  if (!is_regular_file(path.string())) {
     r.problem("intervals", name, fmt::format("names a file of request intervals that does not exist ({})", path.string()),
               "paths are relative to the scenario's folder");
     return {};
@@ -514,7 +514,7 @@ ServingSpec read_serving(TableReader& r, const hardware::Catalog& catalog, const
     const fs::path path = fs::path(*profile).is_absolute() ? fs::path(*profile) : base / *profile;
     if (in_process)
       r.problem("protocol_profile", *profile, "a protocol stack's calibration: deployment \"local\" or \"remote\"");
-    else if (!fs::is_regular_file(path))
+    else if (!is_regular_file(path.string()))
       r.problem("protocol_profile", *profile,
                 fmt::format("names a protocol calibration that does not exist ({})", path.string()),
                 "paths are relative to the scenario's folder; calibration/profiles/protocols/ holds them");

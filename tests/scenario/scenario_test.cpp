@@ -140,6 +140,17 @@ TEST(Scenario, APageCensusNamesItsModelAndPricesPassesAlone) {
   EXPECT_NE(err.find("system.page_census beside it"), std::string::npos) << err;
 }
 
+// A file name the system refuses (longer than a path may be) is a file that does not exist,
+// reported as such, not an exception from the file system (the scenario fuzzer's find).
+TEST(Scenario, AFileNameTooLongForTheSystemNamesNoFile) {
+  const std::string cpu = inference("resnet18", "8", "device = \"cpu\"");
+  const std::string name = std::string(5000, 'D') + ".toml";
+  for (const char* key : {"system.profile", "system.input_profile", "system.page_census", "workload.model"}) {
+    const std::string err = error_of(cpu, {std::string(key) + "=\"" + name + "\""});
+    EXPECT_NE(err.find("that does not exist"), std::string::npos) << key << ": " << err;
+  }
+}
+
 TEST(Scenario, TheLaunchSpreadIsNineAscendingRatios) {
   const std::string spread = "system.launch_spread=[0.7, 0.8, 0.9, 0.95, 1, 1.05, 1.2, 1.3, 1.6]";
   const RunSpec spec = parse(kTrain, {"system.launch_overhead=\"25us\"", spread});
