@@ -89,7 +89,9 @@ TEST(TorchOpBench, RequestThreadPhasesComeAfterEveryMainThreadPhase) {
 
 // team_spin is timed on the main thread only, three phases a thread count: a ReLU back to
 // back, 30 ms of the caller's own work, and that work then the ReLU, whose process CPU time
-// holds the team's spin (sim/perf/step_plan.hpp) and so at least the work's.
+// holds the team's spin (sim/perf/step_plan.hpp) and so at least the work's.  Each phase's
+// CPU time holds the 30 ms; the two are not compared, since a loaded machine stretches the
+// work more in one than the other (43.6 ms idle against 39.9 after, in a CI run under ctest -j2).
 TEST(TorchOpBench, TheTeamsSpinIsTimedOnTheMainThreadAfterTheCallersWork) {
   const auto j = time_quickly("spin", "team_spin fp32 n1 e200704\n", "1,2");
   std::vector<std::string> phases;
@@ -106,7 +108,7 @@ TEST(TorchOpBench, TheTeamsSpinIsTimedOnTheMainThreadAfterTheCallersWork) {
   EXPECT_TRUE(std::equal(expected.begin(), expected.end(), phases.begin()));
   EXPECT_TRUE(std::equal(expected.begin(), expected.end(), phases.begin() + 3));
   EXPECT_GE(idle_cpu, 29e3);  // microseconds
-  EXPECT_GE(after_cpu, idle_cpu);
+  EXPECT_GE(after_cpu, 29e3);
 }
 
 // --in-pass times every call of ResNet-18's inference pass (dlsim model --format csv, the
